@@ -1,0 +1,32 @@
+//===- Passes.h - ops-nn passes ---------------------------------*- C++ -*-===//
+//
+// Declarations and registration of every ops-nn pass, plus the reusable
+// pattern sets the passes are thin wrappers around.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPSNN_TRANSFORMS_PASSES_H
+#define OPSNN_TRANSFORMS_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewritePatternSet;
+namespace opsnn {
+
+#define GEN_PASS_DECL
+#include "opsnn/Transforms/Passes.h.inc"
+
+/// layout.convert -> linalg.transpose / linalg.pack / linalg.unpack.
+void populateLowerLayoutsPatterns(RewritePatternSet &patterns);
+
+/// precision ops -> arith / math / tensor / linalg.
+void populateLowerPrecisionPatterns(RewritePatternSet &patterns);
+
+#define GEN_PASS_REGISTRATION
+#include "opsnn/Transforms/Passes.h.inc"
+
+} // namespace opsnn
+} // namespace mlir
+
+#endif // OPSNN_TRANSFORMS_PASSES_H

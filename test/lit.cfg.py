@@ -1,0 +1,26 @@
+# -*- Python -*-
+# lit configuration of the ops-nn regression tests.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "OPSNN"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.opsnn_obj_root, "test")
+config.excludes = ["lib", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
+                   "Inputs"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%opsnn_src_root", config.opsnn_src_root))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.opsnn_tools_dir, config.llvm_tools_dir]
+tools = ["ops-nn-opt"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
