@@ -204,7 +204,9 @@ parseTargetEntry(const llvm::json::Object &entry, const std::string &where,
   }
   target.name = name->str();
 
-  for (const auto &[key, value] : entry) {
+  for (const auto &member : entry) {
+    llvm::StringRef key = member.first;
+    const llvm::json::Value &value = member.second;
     std::string path = where + "." + key.str();
     if (key == "name" || key == "base")
       continue;

@@ -17,9 +17,23 @@ using namespace mlir::opsnn::layout;
 #define GET_ATTRDEF_CLASSES
 #include "opsnn/Dialect/Layout/IR/LayoutAttrs.cpp.inc"
 
+void LayoutDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "opsnn/Dialect/Layout/IR/LayoutAttrs.cpp.inc"
+      >();
+}
+
 /// Logical dimensions are always numbered in this order, whatever order a
 /// layout stores them in.
 static constexpr llvm::StringLiteral kCanonicalDimOrder = "NFCDHWMK";
+
+LayoutAttr LayoutAttr::get(MLIRContext *context, StringRef name) {
+  LayoutAttr layout = getChecked(
+      mlir::detail::getDefaultDiagnosticEmitFn(context), context, name);
+  assert(layout && "invalid layout name");
+  return layout;
+}
 
 LayoutAttr
 LayoutAttr::getChecked(llvm::function_ref<InFlightDiagnostic()> emitError,
@@ -95,7 +109,8 @@ LayoutAttr::getChecked(llvm::function_ref<InFlightDiagnostic()> emitError,
     innerDimsPos.push_back(logicalIndex(letter));
     innerTileSizes.push_back(size);
   }
-  return Base::getChecked(emitError, context, name, logical, permutation,
+  return Base::getChecked(emitError, context, name, StringRef(logical),
+                          permutation,
                           innerDimsPos, innerTileSizes);
 }
 
@@ -124,20 +139,18 @@ LayoutAttr::verify(llvm::function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+// The dialect hooks see the body of `#layout<"NHWC">`: the quoted name only.
 Attribute LayoutAttr::parse(AsmParser &parser, Type) {
   std::string name;
   SMLoc loc = parser.getCurrentLocation();
-  if (parser.parseLess() || parser.parseString(&name) ||
-      parser.parseGreater())
+  if (parser.parseString(&name))
     return {};
   return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), name);
+                    parser.getContext(), StringRef(name));
 }
 
 void LayoutAttr::print(AsmPrinter &printer) const {
-  printer << "<";
   printer.printString(getName());
-  printer << ">";
 }
 
 bool LayoutAttr::isIdentity() const {

@@ -15,10 +15,7 @@ using namespace mlir::opsnn::layout;
 #include "opsnn/Dialect/Layout/IR/LayoutOpsDialect.cpp.inc"
 
 void LayoutDialect::initialize() {
-  addAttributes<
-#define GET_ATTRDEF_LIST
-#include "opsnn/Dialect/Layout/IR/LayoutAttrs.cpp.inc"
-      >();
+  registerAttributes();
   addOperations<
 #define GET_OP_LIST
 #include "opsnn/Dialect/Layout/IR/LayoutOps.cpp.inc"

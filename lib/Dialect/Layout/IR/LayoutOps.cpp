@@ -25,7 +25,7 @@ static ParseResult parseLayoutName(OpAsmParser &parser, LayoutAttr &layout) {
   if (parser.parseString(&name))
     return failure();
   layout = LayoutAttr::getChecked([&] { return parser.emitError(loc); },
-                                  parser.getContext(), name);
+                                  parser.getContext(), StringRef(name));
   return success(static_cast<bool>(layout));
 }
 
@@ -124,10 +124,15 @@ static Attribute foldConstantConvert(DenseElementsAttr input,
   auto dense = dyn_cast<DenseIntOrFPElementsAttr>(input);
   if (!dense)
     return {};
-  size_t bitWidth = getDenseElementBitWidth(resultType.getElementType());
-  if (bitWidth % 8 != 0)
+  // Non-splat raw storage holds one whole number of bytes per element, except
+  // for bit-packed i1.
+  if (resultType.getElementType().isInteger(1))
     return {};
-  size_t elementBytes = bitWidth / 8;
+  ArrayRef<char> inputData = dense.getRawData();
+  size_t elementBytes = inputData.size() / input.getNumElements();
+  if (elementBytes == 0 ||
+      inputData.size() != elementBytes * input.getNumElements())
+    return {};
 
   ArrayRef<int64_t> inputShape = input.getType().getShape();
   ArrayRef<int64_t> resultShape = resultType.getShape();
@@ -135,7 +140,6 @@ static Attribute foldConstantConvert(DenseElementsAttr input,
   for (int64_t i = static_cast<int64_t>(inputShape.size()) - 2; i >= 0; --i)
     inputStrides[i] = inputStrides[i + 1] * inputShape[i + 1];
 
-  ArrayRef<char> inputData = dense.getRawData();
   std::vector<char> resultData(resultType.getNumElements() * elementBytes);
   SmallVector<int64_t> resultIndex(resultShape.size(), 0);
   SmallVector<int64_t> logicalIndex(src.getLogicalRank(), 0);

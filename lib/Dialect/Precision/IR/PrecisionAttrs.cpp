@@ -15,20 +15,27 @@ using namespace mlir;
 using namespace mlir::opsnn::precision;
 
 /// `custom<Double>`: a float literal, printed so that it reads back exactly.
-static ParseResult parseDouble(AsmParser &parser, double &value) {
+static ParseResult parseDouble(AsmParser &parser, FailureOr<APFloat> &value) {
   APFloat parsed(0.0);
   if (parser.parseFloat(llvm::APFloat::IEEEdouble(), parsed))
     return failure();
-  value = parsed.convertToDouble();
+  value = parsed;
   return success();
 }
 
-static void printDouble(AsmPrinter &printer, double value) {
-  printer.printFloat(APFloat(value));
+static void printDouble(AsmPrinter &printer, const APFloat &value) {
+  printer.printFloat(value);
 }
 
 #define GET_ATTRDEF_CLASSES
 #include "opsnn/Dialect/Precision/IR/PrecisionAttrs.cpp.inc"
+
+void PrecisionDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "opsnn/Dialect/Precision/IR/PrecisionAttrs.cpp.inc"
+      >();
+}
 
 //===----------------------------------------------------------------------===//
 // AssignmentAttr
@@ -65,7 +72,11 @@ AssignmentAttr::verify(llvm::function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult
 RangeAttr::verify(llvm::function_ref<InFlightDiagnostic()> emitError,
-                  double min, double max, double minAbsNonzero) {
+                  APFloat minValue, APFloat maxValue,
+                  APFloat minAbsNonzeroValue) {
+  double min = minValue.convertToDouble();
+  double max = maxValue.convertToDouble();
+  double minAbsNonzero = minAbsNonzeroValue.convertToDouble();
   if (std::isnan(min) || std::isnan(max) || std::isnan(minAbsNonzero))
     return emitError() << "range bounds must not be NaN";
   if (min > max)
@@ -81,7 +92,7 @@ RangeAttr::verify(llvm::function_ref<InFlightDiagnostic()> emitError,
 }
 
 double RangeAttr::getMaxAbs() const {
-  return std::max(std::fabs(getMin()), std::fabs(getMax()));
+  return std::max(std::fabs(getMinValue()), std::fabs(getMaxValue()));
 }
 
 bool RangeAttr::fitsIn(FloatType type) const {
@@ -91,5 +102,6 @@ bool RangeAttr::fitsIn(FloatType type) const {
       APFloat::getSmallestNormalized(semantics).convertToDouble();
   if (getMaxAbs() > largest)
     return false;
-  return getMinAbsNonzero() == 0 || getMinAbsNonzero() >= smallestNormal;
+  double minAbsNonzero = getMinAbsNonzeroValue();
+  return minAbsNonzero == 0 || minAbsNonzero >= smallestNormal;
 }

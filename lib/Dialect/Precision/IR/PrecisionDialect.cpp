@@ -12,10 +12,7 @@ using namespace mlir::opsnn::precision;
 #include "opsnn/Dialect/Precision/IR/PrecisionOpsDialect.cpp.inc"
 
 void PrecisionDialect::initialize() {
-  addAttributes<
-#define GET_ATTRDEF_LIST
-#include "opsnn/Dialect/Precision/IR/PrecisionAttrs.cpp.inc"
-      >();
+  registerAttributes();
   addOperations<
 #define GET_OP_LIST
 #include "opsnn/Dialect/Precision/IR/PrecisionOps.cpp.inc"

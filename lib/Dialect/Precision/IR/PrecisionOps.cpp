@@ -169,7 +169,8 @@ UpdateLossScaleOp::fold(FoldAdaptor adaptor,
   if (!found.getValue().isZero()) {
     newScale = static_cast<float>(newScale * getBackoffFactor().convertToDouble());
     newTracker = 0;
-  } else if (newTracker + 1 == getGrowthInterval()) {
+  } else if (newTracker + 1 ==
+             static_cast<int64_t>(getGrowthInterval())) {
     float grown =
         static_cast<float>(newScale * getGrowthFactor().convertToDouble());
     if (std::isfinite(grown))

@@ -12,6 +12,9 @@ include "opsnn/Dialect/Layout/IR/LayoutDialect.td"
 include "mlir/IR/AttrTypeBase.td"
 
 def Layout_LayoutAttr : AttrDef<Layout_Dialect, "Layout"> {
+  // Written without a mnemonic (`#layout<"NHWC">`): the dialect's own
+  // parse/print hooks handle it, so only the attribute's name is set here.
+  let attrName = "layout.layout";
   let summary = "A physical layout of a logical tensor";
   let description = [{
     Written `#layout<"NHWC">`. The string lists the outer physical dimensions
@@ -40,16 +43,14 @@ def Layout_LayoutAttr : AttrDef<Layout_Dialect, "Layout"> {
     ArrayRefParameter<"int64_t", "tiled logical dimensions">:$innerDimsPos,
     ArrayRefParameter<"int64_t", "tile sizes">:$innerTileSizes
   );
-  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
-  let skipDefaultBuilders = 1;
-  let builders = [
-    AttrBuilder<(ins "::llvm::StringRef":$name), [{
-      return getChecked(::mlir::detail::getDefaultDiagnosticEmitFn($_ctxt),
-                        $_ctxt, name);
-    }]>
-  ];
   let extraClassDeclaration = [{
+    /// The body `"NHWC"` of `#layout<"NHWC">`, for the dialect's hooks.
+    static ::mlir::Attribute parse(::mlir::AsmParser &parser, ::mlir::Type);
+    void print(::mlir::AsmPrinter &printer) const;
+
+    /// Parses `name` ("NCHW", "NHWC8c", ...); asserts that it is valid.
+    static LayoutAttr get(::mlir::MLIRContext *context, ::llvm::StringRef name);
     /// Parses `name` ("NCHW", "NHWC8c", ...); on failure reports through
     /// `emitError` and returns a null attribute.
     static LayoutAttr getChecked(

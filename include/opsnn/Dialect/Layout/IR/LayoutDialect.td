@@ -31,6 +31,16 @@ def Layout_Dialect : Dialect {
     canonicalization remove the redundant ones.
   }];
   let useDefaultAttributePrinterParser = 0;
+  let extraClassDeclaration = [{
+    /// Adds the attributes (defined in LayoutAttrs.cpp).
+    void registerAttributes();
+
+    /// `#layout<"NHWC">`: the dialect's only attribute, without a mnemonic.
+    ::mlir::Attribute parseAttribute(::mlir::DialectAsmParser &parser,
+                                     ::mlir::Type type) const override;
+    void printAttribute(::mlir::Attribute attr,
+                        ::mlir::DialectAsmPrinter &printer) const override;
+  }];
   let hasConstantMaterializer = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::tensor::TensorDialect"];

@@ -45,13 +45,27 @@ def Precision_RangeAttr : Precision_Attr<"Range", "range"> {
     #precision.range<min = -3.5, max = 70000.0, min_abs_nonzero = 1.0e-09>
     ```
   }];
-  let parameters = (ins "double":$min, "double":$max, "double":$minAbsNonzero);
+  let parameters = (ins APFloatParameter<"smallest value">:$min,
+                        APFloatParameter<"largest value">:$max,
+                        APFloatParameter<"smallest non-zero magnitude">:$minAbsNonzero);
   let assemblyFormat = [{
     `<` `min` `=` custom<Double>($min) `,` `max` `=` custom<Double>($max) `,`
     `min_abs_nonzero` `=` custom<Double>($minAbsNonzero) `>`
   }];
   let genVerifyDecl = 1;
+  let builders = [
+    AttrBuilder<(ins "double":$min, "double":$max, "double":$minAbsNonzero), [{
+      return $_get($_ctxt, ::llvm::APFloat(min), ::llvm::APFloat(max),
+                   ::llvm::APFloat(minAbsNonzero));
+    }]>
+  ];
   let extraClassDeclaration = [{
+    /// The bounds as doubles (the storage is IEEE double).
+    double getMinValue() const { return getMin().convertToDouble(); }
+    double getMaxValue() const { return getMax().convertToDouble(); }
+    double getMinAbsNonzeroValue() const {
+      return getMinAbsNonzero().convertToDouble();
+    }
     /// Largest magnitude in the range.
     double getMaxAbs() const;
     /// True when every value in the range is representable in `type` without

@@ -24,6 +24,10 @@ def Precision_Dialect : Dialect {
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
+  let extraClassDeclaration = [{
+    /// Adds the attributes (defined in PrecisionAttrs.cpp).
+    void registerAttributes();
+  }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Sets up (installs what is missing, builds into build/) and runs every test
+# suite: the lit regression tests and the GoogleTest unit tests. Exits
+# non-zero when any test fails.
+#
+# Usage: ./scripts/test.sh
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+
+opsnn_setup
+
+status=0
+log "lit regression tests (check-opsnn)"
+cmake --build "$OPSNN_BUILD_DIR" --target check-opsnn || status=1
+
+log "unit tests (opsnn-unittests)"
+"$OPSNN_BUILD_DIR/bin/opsnn-unittests" --gtest_brief=1 || status=1
+
+if [ $status -ne 0 ]; then
+  log "FAILED"
+else
+  log "all test suites passed"
+fi
+exit $status
