@@ -20,6 +20,7 @@ config.substitutions.append(("%opsnn_src_root", config.opsnn_src_root))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.opsnn_tools_dir, config.llvm_tools_dir]
 tools = ["ops-nn-opt"]

@@ -312,10 +312,20 @@ llvm::Error mlir::opsnn::loadTargetFile(llvm::StringRef path) {
                                        buffer.getError().message());
   llvm::Expected<std::vector<TargetDescription>> targets =
       parseTargetFile((*buffer)->getBuffer());
-  if (!targets)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        path + ": error: " + llvm::toString(targets.takeError()));
+  if (!targets) {
+    // Syntax errors carry "line:col: "; place them after the file name the
+    // way compilers do, so editors can jump to them.
+    std::string message = llvm::toString(targets.takeError());
+    llvm::StringRef text(message);
+    std::string location = path.str();
+    if (!text.empty() && llvm::isDigit(text.front())) {
+      auto [lineCol, rest] = text.split(": ");
+      location += ":" + lineCol.str();
+      text = rest;
+    }
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   location + ": error: " + text);
+  }
   for (const TargetDescription &target : *targets)
     registerTarget(target);
   return llvm::Error::success();

@@ -12,6 +12,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/Format.h"
 
 using namespace mlir;
 using namespace mlir::opsnn;
@@ -37,22 +38,23 @@ struct TestTargetInfoPass
         return WalkResult::interrupt();
       }
       const TargetDescription &t = *target;
-      op->emitRemark() << "target " << t.name << " kind="
-                       << (t.kind == TargetDescription::Kind::GPU ? "gpu"
-                                                                  : "cpu")
-                       << " chip=" << t.chip
-                       << " bw_gbps=" << t.dramBandwidthGBps
-                       << " fp32=" << t.peakFp32Tflops
-                       << " tf32=" << t.peakTf32Tflops
-                       << " fp16=" << t.peakFp16Tflops
-                       << " bf16=" << t.peakBf16Tflops
-                       << " fp8=" << t.peakFp8Tflops
-                       << " int8=" << t.peakInt8Tops
-                       << " l2=" << t.l2CacheBytes
-                       << " sector=" << t.sectorBytes
-                       << " line=" << t.cacheLineBytes
-                       << " sms=" << t.smCount << " warp=" << t.warpSize
-                       << " smem_per_sm=" << t.sharedMemoryPerSMBytes;
+      // %g prints the table's figures as written (8.1, not 8.100000e+00).
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      auto num = [](double v) { return llvm::format("%g", v); };
+      os << "target " << t.name << " kind="
+         << (t.kind == TargetDescription::Kind::GPU ? "gpu" : "cpu")
+         << " chip=" << t.chip << " bw_gbps=" << num(t.dramBandwidthGBps)
+         << " fp32=" << num(t.peakFp32Tflops)
+         << " tf32=" << num(t.peakTf32Tflops)
+         << " fp16=" << num(t.peakFp16Tflops)
+         << " bf16=" << num(t.peakBf16Tflops)
+         << " fp8=" << num(t.peakFp8Tflops)
+         << " int8=" << num(t.peakInt8Tops) << " l2=" << t.l2CacheBytes
+         << " sector=" << t.sectorBytes << " line=" << t.cacheLineBytes
+         << " sms=" << t.smCount << " warp=" << t.warpSize
+         << " smem_per_sm=" << t.sharedMemoryPerSMBytes;
+      op->emitRemark() << text;
       return WalkResult::advance();
     });
     if (result.wasInterrupted())

@@ -204,6 +204,21 @@ struct ComposeConvertChain : OpRewritePattern<ConvertOp> {
   }
 };
 
+/// convert(x, A -> A) whose result type only refines x's shape (a static
+/// size where x has a dynamic one) ==> tensor.cast: no data moves.
+struct IdentityConvertToCast : OpRewritePattern<ConvertOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConvertOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getSrcLayout() != op.getDstLayout())
+      return rewriter.notifyMatchFailure(op, "layouts differ");
+    rewriter.replaceOpWithNewOp<tensor::CastOp>(op, op.getType(),
+                                                op.getInput());
+    return success();
+  }
+};
+
 /// convert(tensor.empty) ==> tensor.empty of the converted shape.
 struct ConvertEmptyTensor : OpRewritePattern<ConvertOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -225,5 +240,6 @@ struct ConvertEmptyTensor : OpRewritePattern<ConvertOp> {
 
 void ConvertOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                             MLIRContext *context) {
-  patterns.add<ComposeConvertChain, ConvertEmptyTensor>(context);
+  patterns.add<ComposeConvertChain, ConvertEmptyTensor, IdentityConvertToCast>(
+      context);
 }

@@ -32,7 +32,8 @@ def Layout_ConvertOp : Layout_Op<"convert",
 
     Folds: `from == to` (identity), `convert(convert(x, A -> B), B -> A)`
     (inverse pair) and constant operands. Canonicalization composes chains
-    `A -> B -> C` into `A -> C` and converts `tensor.empty` in place.
+    `A -> B -> C` into `A -> C`, converts `tensor.empty` in place and turns
+    an `A -> A` conversion that only refines the shape into `tensor.cast`.
   }];
   let arguments = (ins AnyRankedTensor:$input,
                        Layout_LayoutAttr:$src_layout,
