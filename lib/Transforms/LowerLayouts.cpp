@@ -63,6 +63,13 @@ static Value transpose(OpBuilder &b, Location loc, Value value,
       ->getResult(0);
 }
 
+/// linalg.pack/unpack's outer_dims_perm: empty when the outer dims keep the
+/// logical order, so the printed IR stays minimal.
+static ArrayRef<int64_t> getOuterDimsPerm(LayoutAttr layout) {
+  ArrayRef<int64_t> permutation = layout.getPermutation();
+  return isIdentityPermutation(permutation) ? ArrayRef<int64_t>() : permutation;
+}
+
 /// Stored tensor in `layout` -> logical tensor.
 static Value toLogical(OpBuilder &b, Location loc, Value value,
                        LayoutAttr layout) {
@@ -76,7 +83,7 @@ static Value toLogical(OpBuilder &b, Location loc, Value value,
       b.getContext(), layout.getInnerTileSizes());
   return linalg::UnPackOp::create(b, loc, value, init,
                                   layout.getInnerDimsPos(), tiles,
-                                  layout.getPermutation())
+                                  getOuterDimsPerm(layout))
       .getResult();
 }
 
@@ -88,10 +95,10 @@ static Value fromLogical(OpBuilder &b, Location loc, Value value,
   SmallVector<OpFoldResult> tiles = getAsIndexOpFoldResult(
       b.getContext(), layout.getInnerTileSizes());
   Value init = linalg::PackOp::createDestinationTensor(
-      b, loc, value, tiles, layout.getInnerDimsPos(), layout.getPermutation());
+      b, loc, value, tiles, layout.getInnerDimsPos(), getOuterDimsPerm(layout));
   return linalg::PackOp::create(b, loc, value, init, layout.getInnerDimsPos(),
                                 tiles, /*paddingValue=*/std::nullopt,
-                                layout.getPermutation())
+                                getOuterDimsPerm(layout))
       .getResult();
 }
 
