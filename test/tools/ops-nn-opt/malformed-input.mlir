@@ -8,7 +8,7 @@
 // SYNTAX: syntax.mlir:2:8: error: custom op 'layout.convrt' is unknown
 
 // RUN: not ops-nn-opt %t/permutation.mlir 2>&1 | FileCheck %s --check-prefix=PERM
-// PERM: permutation.mlir:2:34: error: invalid layout "NHHW": dimension 'H' appears twice
+// PERM: permutation.mlir:2:41: error: custom op 'layout.convert' invalid layout "NHHW": dimension 'H' appears twice
 
 // RUN: not ops-nn-opt %t/shapes.mlir 2>&1 | FileCheck %s --check-prefix=SHAPES
 // SHAPES: shapes.mlir:2:8: error: 'layout.convert' op result shape 1x3x8x8 does not match shape 1x8x8x3 of the input in layout "NHWC"
