@@ -28,9 +28,10 @@ void OpsNNDialect::initialize() {
 
 Attribute TargetAttr::parse(AsmParser &parser, Type) {
   std::string name;
+  if (parser.parseLess())
+    return {};
   SMLoc loc = parser.getCurrentLocation();
-  if (parser.parseLess() || parser.parseString(&name) ||
-      parser.parseGreater())
+  if (parser.parseString(&name) || parser.parseGreater())
     return {};
   if (!lookupTarget(name)) {
     parser.emitError(loc) << "unknown target \"" << name
