@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up (installs what is missing, builds into build/) and runs every test
-# suite: the lit regression tests and the GoogleTest unit tests. Exits
-# non-zero when any test fails.
+# suite: the lit regression tests, the GoogleTest unit tests and the
+# documentation build. Exits non-zero when any of them fails.
 #
 # Usage: ./scripts/test.sh
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -14,6 +14,9 @@ cmake --build "$OPSNN_BUILD_DIR" --target check-opsnn || status=1
 
 log "unit tests (opsnn-unittests)"
 "$OPSNN_BUILD_DIR/bin/opsnn-unittests" --gtest_brief=1 || status=1
+
+log "documentation generated from ODS (opsnn-doc)"
+cmake --build "$OPSNN_BUILD_DIR" --target opsnn-doc >/dev/null || status=1
 
 if [ $status -ne 0 ]; then
   log "FAILED"
