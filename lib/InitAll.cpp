@@ -8,6 +8,7 @@
 
 #include "opsnn/Dialect/Layout/IR/LayoutDialect.h"
 #include "opsnn/Dialect/Precision/IR/PrecisionDialect.h"
+#include "opsnn/Pipelines/Pipelines.h"
 #include "opsnn/Target/TargetDialect.h"
 #include "opsnn/Transforms/Passes.h"
 
@@ -18,4 +19,7 @@ void mlir::opsnn::registerAllDialects(DialectRegistry &registry) {
                   OpsNNDialect>();
 }
 
-void mlir::opsnn::registerAllPasses() { registerOpsNNPasses(); }
+void mlir::opsnn::registerAllPasses() {
+  registerOpsNNPasses();
+  registerPipelines();
+}

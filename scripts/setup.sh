@@ -65,6 +65,7 @@ configure_and_build() {
     -DLLVM_USE_LINKER=lld
     -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
     -DOPSNN_WERROR=ON
+    -DPython3_EXECUTABLE="$(command -v python3)"
   )
   [ -n "${OPSNN_SANITIZE:-}" ] && cmake_args+=(-DOPSNN_SANITIZE="$OPSNN_SANITIZE")
   if [ ! -f "$OPSNN_BUILD_DIR/build.ninja" ]; then

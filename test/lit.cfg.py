@@ -23,5 +23,14 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.opsnn_tools_dir, config.llvm_tools_dir]
-tools = ["ops-nn-opt"]
+tools = ["ops-nn-opt", "ops-nn-run"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Executed tests: %check FILE runs test/Integration/check.py on FILE.
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append((
+    "%check",
+    "%s %s --ops-nn-run=%s" % (
+        config.python_executable,
+        os.path.join(config.opsnn_src_root, "test", "Integration", "check.py"),
+        os.path.join(config.opsnn_tools_dir, "ops-nn-run"))))

@@ -64,4 +64,80 @@ def LowerPrecisionPass : Pass<"opsnn-lower-precision"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def LowerPacksPass : Pass<"opsnn-lower-packs"> {
+  let summary = "Lower linalg.pack / linalg.unpack to pad, reshape and transpose";
+  let description = [{
+    Rewrites every `linalg.pack` into `tensor.pad` + `tensor.expand_shape` +
+    `linalg.transpose`, and every `linalg.unpack` into `linalg.transpose` +
+    `tensor.collapse_shape` + `tensor.extract_slice` (upstream
+    `linalg::lowerPack` / `linalg::lowerUnPack`), so that the CPU pipeline
+    can bufferize and loop them like any other linalg op.
+
+    Before:
+
+    ```mlir
+    %p = linalg.pack %x inner_dims_pos = [1] inner_tiles = [8] into %e
+        : tensor<1x16x4x4xf32> -> tensor<1x2x4x4x8xf32>
+    ```
+
+    After:
+
+    ```mlir
+    %r = tensor.expand_shape %x [[0], [1, 2], [3], [4]] output_shape [1, 2, 8, 4, 4]
+        : tensor<1x16x4x4xf32> into tensor<1x2x8x4x4xf32>
+    %p = linalg.transpose ins(%r : tensor<1x2x8x4x4xf32>) outs(%e : tensor<1x2x4x4x8xf32>)
+        permutation = [0, 1, 3, 4, 2]
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def TileAndVectorizeCPUPass
+    : Pass<"opsnn-tile-and-vectorize-cpu", "::mlir::func::FuncOp"> {
+  let summary = "Tile linalg ops into static tiles and vectorize them for the CPU";
+  let description = [{
+    For every linalg op whose loop bounds are all static, picks tile sizes
+    that *divide* the loop bounds (so every tile is static and no masking
+    is needed), tiles with `scf.for` on tensors and vectorizes the tiles
+    with upstream `linalg::vectorize`:
+
+    - convolutions and pooling (`linalg::inferConvolutionDims`): batch and
+      every output-image and filter-window dimension but the innermost get
+      tile 1, so that upstream patterns decompose the 2-D tile into a 1-D
+      convolution the vectorizer handles; the innermost output-image
+      dimension, the channels and the filters get the largest divisor not
+      above `vector-width`, the innermost window dimension stays whole;
+    - other ops: the innermost parallel dimension gets the largest divisor
+      not above `vector-width`, the next one out the largest not above
+      `vector-width / 2`, the innermost reduction dimension the largest not
+      above `vector-width`; all others 1.
+
+    Ops with dynamic bounds, and tiles the vectorizer rejects, are left to
+    scalar loops (`convert-linalg-to-loops` after bufferization): slower,
+    never wrong.
+
+    Before:
+
+    ```mlir
+    %r = linalg.matmul ins(%a, %b : tensor<64x32xf32>, tensor<32x48xf32>)
+                       outs(%c : tensor<64x48xf32>) -> tensor<64x48xf32>
+    ```
+
+    After (sketch): three `scf.for` loops over 8x16x16 tiles whose body
+    reads vectors with `vector.transfer_read`, multiplies them with
+    `vector.contract` and writes the tile back.
+  }];
+  let options = [
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
+           "Largest tile along the innermost dimensions (elements)">
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // OPSNN_TRANSFORMS_PASSES_TD

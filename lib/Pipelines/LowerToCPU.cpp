@@ -1,0 +1,89 @@
+//===- LowerToCPU.cpp - linalg-on-tensors to LLVM for the host CPU --------===//
+//
+// The CPU pipeline: every executed test and the CPU reference path run
+// through it, so it favours upstream passes that are well trodden.
+//
+//===----------------------------------------------------------------------===//
+
+#include "opsnn/Pipelines/Pipelines.h"
+#include "opsnn/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
+                                          const LowerToCPUOptions &options) {
+  // Our dialects first: layout.convert -> linalg transpose/pack, precision
+  // ops -> arith on tensors.
+  pm.addPass(createLowerLayoutsPass());
+  pm.addPass(createLowerPrecisionPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createLowerPacksPass());
+
+  // Tensor-level linalg: elementwise arith on tensors becomes linalg.generic,
+  // producer/consumer elementwise chains fuse into one loop nest.
+  pm.addPass(createConvertElementwiseToLinalgPass());
+  pm.addPass(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createCanonicalizerPass());
+  if (options.vectorize)
+    pm.addNestedPass<func::FuncOp>(createTileAndVectorizeCPUPass());
+
+  // Bufferize: function arguments and results become identity-layout
+  // memrefs; results are returned (allocated by the callee).
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createCanonicalizerPass());
+
+  // Loops.
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+
+  // Floats the CPU lacks: arithmetic on f16/bf16/FP8 in f32; bf16 casts as
+  // integer code; FP8 casts through the APFloat runtime.
+  arith::ArithEmulateUnsupportedFloatsOptions emulate;
+  emulate.sourceTypeStrs = {"f16", "bf16", "f8E4M3FN", "f8E5M2"};
+  emulate.targetTypeStr = "f32";
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
+  pm.addPass(createArithToAPFloatConversionPass());
+
+  // Everything to LLVM.
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::opsnn::registerPipelines() {
+  PassPipelineRegistration<LowerToCPUOptions>(
+      "opsnn-lower-to-cpu",
+      "Lower linalg-on-tensors (with layout and precision ops) to the LLVM "
+      "dialect for the host CPU",
+      buildLowerToCPUPipeline);
+}

@@ -1,0 +1,211 @@
+//===- ops-nn-run.cpp - Compile and run a module on .npy inputs -----------===//
+//
+// ops-nn-run FILE.mlir --entry=NAME --input=a.npy ... --output-dir=DIR
+//     [--pipeline=PASSES] [--device=cpu|cuda] [--repeat=N --warmup=M] [--json]
+//
+// Compiles the entry function for the CPU (the --opsnn-lower-to-cpu pipeline
+// unless --pipeline gives a textual one), checks the inputs against its
+// signature, runs it and writes out0.npy, out1.npy, ... With --repeat it
+// times N runs after M warm-up runs and prints median/min/max.
+//
+//===----------------------------------------------------------------------===//
+
+#include "opsnn/Execution/HostExecutable.h"
+#include "opsnn/InitAll.h"
+#include "opsnn/Runtime/Npy.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+using mlir::opsnn::runtime::NpyArray;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
+                                      cl::Required);
+static cl::opt<std::string> entryName("entry",
+                                      cl::desc("Function to run (default: "
+                                               "the module's only function)"),
+                                      cl::init(""));
+static cl::list<std::string> inputArrays("input",
+                                         cl::desc("An argument, as a .npy "
+                                                  "file (repeat in order)"));
+static cl::opt<std::string>
+    outputDir("output-dir", cl::desc("Where out0.npy, out1.npy... are written"),
+              cl::init(""));
+static cl::opt<std::string> pipeline(
+    "pipeline",
+    cl::desc("Textual pass pipeline lowering the module to the LLVM dialect "
+             "(default: the built-in opsnn-lower-to-cpu)"),
+    cl::init(""));
+static cl::opt<std::string> device("device", cl::desc("cpu or cuda"),
+                                   cl::init("cpu"));
+static cl::opt<unsigned> repeat("repeat", cl::desc("Timed runs"), cl::init(0));
+static cl::opt<unsigned> warmup("warmup",
+                                cl::desc("Untimed runs before the timed ones"),
+                                cl::init(1));
+static cl::opt<bool> json("json", cl::desc("Print a JSON summary"),
+                          cl::init(false));
+
+static int fail(const llvm::Twine &message) {
+  llvm::errs() << "ops-nn-run: error: " << message << "\n";
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  registerAllPasses();
+  opsnn::registerAllPasses();
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  cl::ParseCommandLineOptions(argc, argv, "ops-nn compile-and-run driver\n");
+
+  if (device != "cpu" && device != "cuda")
+    return fail("--device must be 'cpu' or 'cuda', got '" + device + "'");
+  if (device == "cuda")
+    return fail("--device=cuda: GPU execution is not available in this "
+                "build yet; use --device=cpu");
+
+  // Inputs first: a missing file is reported before any compile time.
+  std::vector<NpyArray> arrays(inputArrays.size());
+  for (auto [index, path] : llvm::enumerate(inputArrays)) {
+    std::string error;
+    if (!opsnn::runtime::readNpy(path, arrays[index], error))
+      return fail("input #" + llvm::Twine(index) + ": " + error);
+  }
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  opsnn::registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(inputFile, sourceMgr, &context);
+  if (!module)
+    return 1; // the parser reported where
+
+  std::string entry = entryName;
+  if (entry.empty()) {
+    SmallVector<func::FuncOp> candidates;
+    for (auto func : module->getOps<func::FuncOp>())
+      if (!func.isExternal() && func.isPublic())
+        candidates.push_back(func);
+    if (candidates.size() != 1)
+      return fail("the module has " + llvm::Twine(candidates.size()) +
+                  " public functions; choose one with --entry=NAME");
+    entry = candidates.front().getName().str();
+  }
+
+  std::function<void(OpPassManager &)> buildPipeline;
+  std::string pipelineError;
+  if (!pipeline.empty()) {
+    buildPipeline = [&](OpPassManager &pm) {
+      llvm::raw_string_ostream errors(pipelineError);
+      if (failed(parsePassPipeline(pipeline, pm, errors)))
+        pm.clear();
+    };
+  }
+  auto executable =
+      opsnn::HostExecutable::compile(*module, entry, buildPipeline);
+  if (!pipelineError.empty())
+    return fail("--pipeline: " + pipelineError);
+  if (!executable)
+    return fail(llvm::toString(executable.takeError()));
+  if (llvm::Error error = (*executable)->checkInputs(arrays))
+    return fail(llvm::toString(std::move(error)));
+
+  // Warm-up and timed runs discard their results; the last run keeps them.
+  using Clock = std::chrono::steady_clock;
+  std::vector<double> timesMs;
+  unsigned untimed = repeat > 0 ? warmup : 0;
+  for (unsigned i = 0; i < untimed + repeat; ++i) {
+    Clock::time_point start = Clock::now();
+    if (llvm::Error error = (*executable)->run(arrays, nullptr))
+      return fail(llvm::toString(std::move(error)));
+    if (i >= untimed)
+      timesMs.push_back(
+          std::chrono::duration<double, std::milli>(Clock::now() - start)
+              .count());
+  }
+  std::vector<NpyArray> outputs;
+  if (llvm::Error error = (*executable)->run(arrays, &outputs))
+    return fail(llvm::toString(std::move(error)));
+
+  llvm::json::Array outputJson;
+  if (!outputDir.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
+      return fail("cannot create '" + outputDir + "': " + ec.message());
+  }
+  for (auto [index, output] : llvm::enumerate(outputs)) {
+    std::string path;
+    if (!outputDir.empty()) {
+      llvm::SmallString<128> file(outputDir);
+      llvm::sys::path::append(file, "out" + std::to_string(index) + ".npy");
+      path = file.str().str();
+      std::string error;
+      if (!opsnn::runtime::writeNpy(path, output, error))
+        return fail(error);
+    }
+    llvm::json::Array shape;
+    for (int64_t size : output.shape)
+      shape.push_back(size);
+    outputJson.push_back(llvm::json::Object{
+        {"path", path}, {"dtype", output.descr}, {"shape", std::move(shape)}});
+    if (!json)
+      llvm::outs() << "out" << index << ": " << output.descr << " ["
+                   << llvm::join(llvm::map_range(output.shape,
+                                                 [](int64_t s) {
+                                                   return std::to_string(s);
+                                                 }),
+                                 "x")
+                   << "]" << (path.empty() ? "" : " -> " + path) << "\n";
+  }
+
+  llvm::json::Object summary{{"entry", entry},
+                             {"device", device.getValue()},
+                             {"outputs", std::move(outputJson)}};
+  if (!timesMs.empty()) {
+    std::sort(timesMs.begin(), timesMs.end());
+    size_t n = timesMs.size();
+    double median = n % 2 ? timesMs[n / 2]
+                          : (timesMs[n / 2 - 1] + timesMs[n / 2]) / 2;
+    summary["time_ms"] = llvm::json::Object{{"median", median},
+                                            {"min", timesMs.front()},
+                                            {"max", timesMs.back()},
+                                            {"repeat", repeat.getValue()},
+                                            {"warmup", warmup.getValue()}};
+    if (!json)
+      llvm::outs() << llvm::format("time: median %.3f ms, min %.3f ms, max "
+                                   "%.3f ms (%u runs after %u warm-up)\n",
+                                   median, timesMs.front(), timesMs.back(),
+                                   repeat.getValue(), warmup.getValue());
+  }
+  if (json)
+    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(summary)))
+                 << "\n";
+  return 0;
+}
