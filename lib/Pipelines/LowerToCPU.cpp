@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -50,6 +51,7 @@ void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
 
   // Loops.
   pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::opsnn {
@@ -160,6 +161,9 @@ struct TileAndVectorizeCPUPass
     // extra copies, and canonicalize the vector code.
     RewritePatternSet patterns(&getContext());
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    // mul + multi_reduction (what matmul-like tiles vectorize to) ->
+    // vector.contract, which vector-to-llvm lowers to FMAs.
+    vector::populateVectorReductionToContractPatterns(patterns);
     vector::TransferReadOp::getCanonicalizationPatterns(patterns, &getContext());
     vector::TransferWriteOp::getCanonicalizationPatterns(patterns,
                                                          &getContext());
