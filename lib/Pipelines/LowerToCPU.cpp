@@ -9,6 +9,7 @@
 #include "opsnn/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -47,18 +48,23 @@ void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createCanonicalizerPass());
 
   // Loops.
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass());
-  pm.addPass(createConvertVectorToSCFPass());
+  // Fully unrolled: no temporary buffers (whose allocas would sit inside
+  // the tile loops and grow the stack every iteration).
+  pm.addPass(createConvertVectorToSCFPass(
+      VectorTransferToSCFOptions().enableFullUnroll(true)));
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
 
   // Floats the CPU lacks: arithmetic on f16/bf16/FP8 in f32; bf16 casts as
-  // integer code; FP8 casts through the APFloat runtime.
+  // integer code; FP8 casts through the APFloat runtime (casts only: f32
+  // arithmetic stays native).
   arith::ArithEmulateUnsupportedFloatsOptions emulate;
   emulate.sourceTypeStrs = {"f16", "bf16", "f8E4M3FN", "f8E5M2"};
   emulate.targetTypeStr = "f32";
@@ -66,12 +72,14 @@ void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(expand));
-  pm.addPass(createArithToAPFloatConversionPass());
+  pm.addPass(createExpandFP8CastsPass());
 
-  // Everything to LLVM.
-  pm.addPass(createConvertVectorToLLVMPass());
+  // Everything to LLVM. Math with an LLVM intrinsic (exp, sqrt, rsqrt...)
+  // first, keeping vectors whole; the rest (erf, tanh...) becomes libm calls
+  // while vectors can still be unrolled into scalars.
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());

@@ -5,6 +5,7 @@
                                          by default the function signature,
                                          which must then be static)
     // VALUES: int [-8, 8]               value range of integer inputs
+    // POSITIVE: 4, 9                     arguments drawn positive (variances)
     // REF: out0 = ref.conv_nc(in0, in1, strides=[2, 2])
     // TOL: 1e-5                          relative L2 tolerance (0: exact)
 
@@ -39,10 +40,11 @@ def parse_tensor_type(text):
 
 
 def read_directives(path):
-    directives = {"ARGS": [], "REF": [], "TOL": [], "VALUES": [], "ENTRY": []}
+    directives = {"ARGS": [], "REF": [], "TOL": [], "VALUES": [], "ENTRY": [],
+                  "POSITIVE": []}
     with open(path) as f:
         for line in f:
-            m = re.match(r"\s*//\s*(ARGS|REF|TOL|VALUES|ENTRY):\s*(.*)$", line)
+            m = re.match(r"\s*//\s*(ARGS|REF|TOL|VALUES|ENTRY|POSITIVE):\s*(.*)$", line)
             if m:
                 directives[m.group(1)].append(m.group(2).strip())
     return directives
@@ -89,13 +91,16 @@ def main():
         m = re.match(r"int\s*\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]", d["VALUES"][0])
         int_range = (int(m.group(1)), int(m.group(2)))
 
+    positive = {int(i) for line in d["POSITIVE"] for i in line.split(",")}
+
     rng = np.random.default_rng(args.seed)
     inputs = []
-    for text in types:
+    for index, text in enumerate(types):
         dims, element = parse_tensor_type(text)
         if any(x is None for x in dims):
             sys.exit("check.py: dynamic argument %s needs an ARGS directive" % text)
-        inputs.append(random_input(dims, element, rng, int_range))
+        array = random_input(dims, element, rng, int_range)
+        inputs.append(abs(array) if index in positive else array)
 
     with tempfile.TemporaryDirectory() as tmp:
         command = [args.ops_nn_run, args.mlir, "--output-dir", tmp]

@@ -140,4 +140,38 @@ def TileAndVectorizeCPUPass
                            "::mlir::vector::VectorDialect"];
 }
 
+def ExpandFP8CastsPass : Pass<"opsnn-expand-fp8-casts", "::mlir::ModuleOp"> {
+  let summary = "Lower FP8 arith.extf / arith.truncf to calls into the APFloat runtime";
+  let description = [{
+    LLVM has no FP8 types, so a conversion to or from `f8E4M3FN` /
+    `f8E5M2` (or any FP8/FP4/FP6 type) becomes a call of
+    `_mlir_apfloat_convert` from MLIR's `libmlir_apfloat_wrappers`, which
+    rounds exactly as `llvm::APFloat` does (to nearest, ties to even;
+    E4M3FN overflows to NaN). Vector casts are unrolled into scalar calls.
+    Only the casts are touched: run `arith-emulate-unsupported-floats`
+    first so that FP8 arithmetic happens in f32. (Upstream's
+    `convert-arith-to-apfloat` rewrites *every* float op, f32 included, into
+    software calls, which is why the CPU pipeline uses this pass instead.)
+
+    Before:
+
+    ```mlir
+    %q = arith.truncf %x : f32 to f8E4M3FN
+    ```
+
+    After:
+
+    ```mlir
+    %b = arith.bitcast %x : f32 to i32
+    %w = arith.extui %b : i32 to i64
+    %r = func.call @_mlir_apfloat_convert(%c2_i32, %c10_i32, %w) : (i32, i32, i64) -> i64
+    %t = arith.trunci %r : i64 to i8
+    %q = arith.bitcast %t : i8 to f8E4M3FN
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // OPSNN_TRANSFORMS_PASSES_TD
