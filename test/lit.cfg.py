@@ -26,8 +26,10 @@ tool_dirs = [config.opsnn_tools_dir, config.llvm_tools_dir]
 tools = ["ops-nn-opt", "ops-nn-run"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# %python is the interpreter with the pinned requirements (NumPy), not the
+# one running lit: it goes first so that it wins over lit's own %python.
+config.substitutions.insert(0, ("%python", config.python_executable))
 # Executed tests: %check FILE runs test/Integration/check.py on FILE.
-config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append((
     "%check",
     "%s %s --ops-nn-run=%s" % (

@@ -97,7 +97,8 @@ struct TileAndVectorizeCPUPass
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     if (vectorWidth < 1) {
-      func.emitError() << "vector-width must be positive, got " << vectorWidth;
+      func.emitError() << "vector-width must be positive, got "
+                       << static_cast<int64_t>(vectorWidth);
       return signalPassFailure();
     }
     IRRewriter rewriter(&getContext());

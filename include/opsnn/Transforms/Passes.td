@@ -83,10 +83,12 @@ def LowerPacksPass : Pass<"opsnn-lower-packs"> {
     After:
 
     ```mlir
-    %r = tensor.expand_shape %x [[0], [1, 2], [3], [4]] output_shape [1, 2, 8, 4, 4]
+    %pad = tensor.pad %x low[0, 0, 0, 0] high[0, 0, 0, 0] { ... }
+        : tensor<1x16x4x4xf32> to tensor<1x16x4x4xf32>
+    %r = tensor.expand_shape %pad [[0], [1, 2], [3], [4]] output_shape [1, 2, 8, 4, 4]
         : tensor<1x16x4x4xf32> into tensor<1x2x8x4x4xf32>
-    %p = linalg.transpose ins(%r : tensor<1x2x8x4x4xf32>) outs(%e : tensor<1x2x4x4x8xf32>)
-        permutation = [0, 1, 3, 4, 2]
+    %p = linalg.transpose ins(%r : tensor<1x2x8x4x4xf32>)
+        outs(%e : tensor<1x2x4x4x8xf32>) permutation = [0, 1, 3, 4, 2]
     ```
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
