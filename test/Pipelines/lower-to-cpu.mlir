@@ -13,10 +13,10 @@
 // CHECK-NOT: vector.
 // CHECK-NOT: arith.
 // CHECK-NOT: scf.
-// The vectorized matmul uses LLVM vector FMAs.
-// CHECK: llvm.intr.fmuladd{{.*}}vector<
 // FP8 storage goes through the APFloat runtime.
 // CHECK: llvm.call @_mlir_apfloat_convert
+// The vectorized matmul uses LLVM vector FMAs.
+// CHECK: llvm.intr.fmuladd{{.*}}vector<
 
 // Without vectorization: scalar loops, no vector FMAs.
 // SCALAR-LABEL: llvm.func @block
