@@ -29,6 +29,18 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 # %python is the interpreter with the pinned requirements (NumPy), not the
 # one running lit: it goes first so that it wins over lit's own %python.
 config.substitutions.insert(0, ("%python", config.python_executable))
+# GPU code is checked without a GPU by assembling its PTX with ptxas.
+ptxas = os.environ.get("PTXAS", "/usr/local/cuda/bin/ptxas")
+if os.path.exists(ptxas):
+    config.available_features.add("ptxas")
+config.substitutions.append((
+    "%ptxas_check",
+    "%s %s" % (config.python_executable,
+               os.path.join(config.opsnn_src_root, "scripts", "ptxas_check.py"))))
+# Executing on a GPU needs the driver and a device.
+if os.path.exists("/dev/nvidia0") or os.path.exists("/dev/nvidiactl"):
+    config.available_features.add("cuda-device")
+
 # Executed tests: %check FILE runs test/Integration/check.py on FILE.
 config.substitutions.append((
     "%check",

@@ -95,10 +95,4 @@ void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
 }
 
-void mlir::opsnn::registerPipelines() {
-  PassPipelineRegistration<LowerToCPUOptions>(
-      "opsnn-lower-to-cpu",
-      "Lower linalg-on-tensors (with layout and precision ops) to the LLVM "
-      "dialect for the host CPU",
-      buildLowerToCPUPipeline);
-}
+

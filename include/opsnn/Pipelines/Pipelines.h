@@ -34,6 +34,37 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
 void buildLowerToCPUPipeline(OpPassManager &pm,
                              const LowerToCPUOptions &options);
 
+/// What --opsnn-lower-to-nvvm serializes the kernels to.
+enum class GPUBinaryFormat { PTX, Cubin };
+
+/// Options of `--opsnn-lower-to-nvvm`.
+struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("NVIDIA compute capability, e.g. sm_80"),
+      llvm::cl::init("sm_80")};
+  PassOptions::Option<GPUBinaryFormat> format{
+      *this, "format", llvm::cl::desc("Kernel binary format"),
+      llvm::cl::init(GPUBinaryFormat::PTX),
+      llvm::cl::values(
+          clEnumValN(GPUBinaryFormat::PTX, "ptx",
+                     "PTX text from LLVM's NVPTX back end"),
+          clEnumValN(GPUBinaryFormat::Cubin, "cubin",
+                     "SASS cubin assembled by the CUDA toolkit's ptxas"))};
+  PassOptions::ListOption<int64_t> tileSizes{
+      *this, "tile-sizes",
+      llvm::cl::desc("Threads per block along the innermost parallel loops "
+                     "(outermost first)"),
+      llvm::cl::list_init<int64_t>({8, 32})};
+};
+
+/// linalg-on-tensors -> GPU kernels: our dialects lowered, bufferized,
+/// linalg to parallel loops, the loops tiled (tile = thread block) and
+/// mapped to blocks and threads, kernels outlined, lowered to NVVM and
+/// serialized to PTX or cubin; host code to LLVM with gpu.launch_func.
+/// Correct, not fast: the fast path is the tensor-core codegen.
+void buildLowerToNVVMPipeline(OpPassManager &pm,
+                              const LowerToNVVMOptions &options);
+
 /// Registers every pipeline with the global pass registry.
 void registerPipelines();
 

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Lowers the bundled models and every executed-test op family with
+# --opsnn-lower-to-nvvm and prints, per kernel and architecture, what
+# `ptxas -v` reports: registers, shared memory, spill stores/loads, stack.
+# No GPU needed (only the CUDA toolkit's ptxas).
+#
+# Usage: bench/gpu/ptx_report.sh [--chip sm_80] [--json]   (after a build)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+opt="${OPSNN_BUILD_DIR:-$root/build}/bin/ops-nn-opt"
+chip=sm_80
+json=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --chip) chip="$2"; shift 2 ;;
+    --json) json=(--json); shift ;;
+    *) echo "usage: $0 [--chip sm_80] [--json]" >&2; exit 2 ;;
+  esac
+done
+[ -x "$opt" ] || { echo "build first: ./scripts/test.sh or ninja -C build" >&2; exit 1; }
+
+status=0
+for input in "$root"/examples/resnet_block.mlir "$root"/test/Integration/CPU/*.mlir; do
+  # FP8 is not lowered for the GPU yet; the RUN-only file has no IR.
+  case "$(basename "$input")" in precision-casts.mlir|resnet-block.mlir) continue ;; esac
+  echo "== $(basename "$input") (lowered for $chip)"
+  "$opt" "$input" --opsnn-lower-to-nvvm="chip=$chip format=ptx" |
+    python3 "$root/scripts/ptxas_check.py" --arch sm_80 --arch sm_90 "${json[@]}" || status=1
+done
+exit $status

@@ -1,0 +1,122 @@
+//===- LowerToNVVM.cpp - linalg-on-tensors to NVVM kernels ----------------===//
+//
+// The first, simple GPU pipeline: every linalg op becomes a grid of thread
+// blocks over its parallel loops (each thread computes one output element,
+// reductions run sequentially inside the thread), then the steps of
+// upstream's gpu-lower-to-nvvm-pipeline (plus libdevice) produce NVVM, PTX
+// and (through ptxas) cubin.
+//
+//===----------------------------------------------------------------------===//
+
+#include "opsnn/Pipelines/Pipelines.h"
+#include "opsnn/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/Transforms/OptimizeForNVVM.h"
+#include "mlir/Target/LLVM/NVVM/Utils.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+/// The CUDA toolkit: where MLIR looks ($CUDA_ROOT, $CUDA_HOME, $CUDA_PATH,
+/// the one found when LLVM was built), else /usr/local/cuda. Empty if none.
+static std::string findCUDAToolkit() {
+  std::string path = NVVM::getCUDAToolkitPath().str();
+  if (path.empty() && llvm::sys::fs::is_directory("/usr/local/cuda"))
+    path = "/usr/local/cuda";
+  return path;
+}
+
+/// libdevice.10.bc of `toolkit`, if present.
+static std::optional<std::string> findLibdevice(StringRef toolkit) {
+  if (toolkit.empty())
+    return std::nullopt;
+  llvm::SmallString<256> path(toolkit);
+  llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+  if (!llvm::sys::fs::exists(path))
+    return std::nullopt;
+  return path.str().str();
+}
+
+void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
+                                           const LowerToNVVMOptions &options) {
+  pm.addPass(createLowerLayoutsPass());
+  pm.addPass(createLowerPrecisionPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createLowerPacksPass());
+  pm.addPass(createConvertElementwiseToLinalgPass());
+  pm.addPass(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createCanonicalizerPass());
+
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addPass(createCanonicalizerPass());
+
+  // Parallel loops -> blocks of threads.
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  pm.addNestedPass<func::FuncOp>(
+      createParallelLoopTilingPass(llvm::to_vector(options.tileSizes),
+                                   /*noMinMaxBounds=*/true));
+  pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass());
+  pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createGpuKernelOutliningPass());
+
+  // From here on upstream's gpu-lower-to-nvvm-pipeline, step for step, but
+  // linking libdevice (math functions become __nv_* calls) from the CUDA
+  // toolkit's nvvm/libdevice/ folder, where CUDA 12+ keeps it.
+  pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = "+ptx80";
+  target.optLevel = 3;
+  std::string toolkit = findCUDAToolkit();
+  if (std::optional<std::string> libdevice = findLibdevice(toolkit))
+    target.linkLibs.push_back(*libdevice);
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  pm.addNestedPass<gpu::GPUModuleOp>(createStripDebugInfoPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  pm.addNestedPass<gpu::GPUModuleOp>(LLVM::createNVVMOptimizeForTargetPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+
+  pm.addPass(createGpuToLLVMConversionPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.toolkitPath = toolkit; // ptxas for format=cubin
+  binary.compilationTarget =
+      options.format == GPUBinaryFormat::PTX ? "isa" : "bin";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Extracts the PTX of every kernel from ops-nn-opt output and assembles it
+with the CUDA toolkit's ptxas for each requested architecture.
+
+    ops-nn-opt model.mlir --opsnn-lower-to-nvvm="chip=sm_80 format=ptx" \\
+        | scripts/ptxas_check.py --arch sm_80 --arch sm_90 [--ptx-dir DIR] [--json]
+
+Prints one line per kernel and architecture with the registers, shared
+memory, spill stores/loads and stack frame ptxas -v reports; exits 1 when
+ptxas rejects any kernel or when no kernel was found.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+PTXAS = os.environ.get("PTXAS", "/usr/local/cuda/bin/ptxas")
+
+BINARY = re.compile(
+    r'gpu\.binary\s+@(?P<module>[\w$.]+)\s*\[#gpu\.object<#nvvm\.target<[^>]*>\s*,'
+    r'(?:\s*properties\s*=\s*\{[^}]*\}\s*,)?\s*assembly\s*=\s*"(?P<ptx>(?:[^"\\]|\\.)*)"')
+
+
+def unescape(text):
+    """MLIR string escapes: \\XX hex bytes, \\\\ and \\"."""
+    out = bytearray()
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c == "\\" and i + 2 < len(text) + 1 and re.match(r"[0-9A-Fa-f]{2}", text[i + 1:i + 3]):
+            out.append(int(text[i + 1:i + 3], 16))
+            i += 3
+        elif c == "\\" and i + 1 < len(text):
+            out.extend(text[i + 1].encode())
+            i += 2
+        else:
+            out.extend(c.encode())
+            i += 1
+    return out.decode()
+
+
+def parse_verbose(stderr):
+    """Per-entry figures from ptxas -v."""
+    figures = {}
+    entry = None
+    for line in stderr.splitlines():
+        m = re.search(r"Compiling entry function '([^']+)'", line)
+        if m:
+            entry = m.group(1)
+            figures[entry] = {"registers": 0, "shared_bytes": 0, "spill_stores": 0,
+                              "spill_loads": 0, "stack_bytes": 0}
+            continue
+        if entry is None:
+            continue
+        m = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads", line)
+        if m:
+            figures[entry].update(stack_bytes=int(m.group(1)), spill_stores=int(m.group(2)),
+                                  spill_loads=int(m.group(3)))
+        m = re.search(r"Used (\d+) registers", line)
+        if m:
+            figures[entry]["registers"] = int(m.group(1))
+        m = re.search(r"(\d+) bytes smem", line)
+        if m:
+            figures[entry]["shared_bytes"] = int(m.group(1))
+    return figures
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("input", nargs="?", default="-", help="ops-nn-opt output (default: stdin)")
+    parser.add_argument("--arch", action="append", required=True, help="sm_80, sm_90, ...")
+    parser.add_argument("--ptx-dir", help="keep the extracted .ptx files here")
+    parser.add_argument("--json", action="store_true", help="print a JSON list instead of lines")
+    args = parser.parse_args()
+
+    text = sys.stdin.read() if args.input == "-" else open(args.input).read()
+    kernels = [(m.group("module"), unescape(m.group("ptx"))) for m in BINARY.finditer(text)]
+    if not kernels:
+        sys.exit("ptxas_check: no PTX kernels found (was the input lowered with format=ptx?)")
+
+    ptx_dir = args.ptx_dir or tempfile.mkdtemp(prefix="opsnn-ptx-")
+    os.makedirs(ptx_dir, exist_ok=True)
+    rows, failed = [], False
+    for module, ptx in kernels:
+        path = os.path.join(ptx_dir, module + ".ptx")
+        with open(path, "w") as f:
+            f.write(ptx)
+        for arch in args.arch:
+            run = subprocess.run([PTXAS, "-v", "-arch=" + arch, path, "-o", os.devnull],
+                                 capture_output=True, text=True)
+            if run.returncode != 0:
+                failed = True
+                print("FAIL %s %s: %s" % (module, arch, run.stderr.strip()))
+                continue
+            for entry, fig in parse_verbose(run.stderr).items():
+                row = dict(module=module, kernel=entry, arch=arch, **fig)
+                rows.append(row)
+                if not args.json:
+                    print("OK %(module)s/%(kernel)s %(arch)s: %(registers)d registers, "
+                          "%(shared_bytes)d B smem, %(spill_stores)d B spill stores, "
+                          "%(spill_loads)d B spill loads, %(stack_bytes)d B stack" % row)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,36 @@
+// REQUIRES: ptxas
+// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 format=ptx" | FileCheck %s --check-prefix=PTX
+// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_90 format=cubin" | FileCheck %s --check-prefix=CUBIN
+// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="tile-sizes=4,4" | FileCheck %s --check-prefix=TILES
+// RUN: not ops-nn-opt %s --opsnn-lower-to-nvvm="format=elf" 2>&1 | FileCheck %s --check-prefix=BADFORMAT
+// RUN: not ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_1" 2>&1 | FileCheck %s --check-prefix=BADCHIP
+
+// One kernel per linalg op (fill, matmul, bias add), linked with libdevice
+// and serialized to PTX for the requested chip; the host launches them.
+// PTX: llvm.func @matmul_bias
+// PTX: gpu.launch_func @{{.*}}::@{{.*}} blocks in ({{.*}}) threads in ({{.*}})
+// PTX-NOT: linalg.
+// PTX-NOT: scf.
+// PTX-COUNT-3: gpu.binary @{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80", link = ["{{.*}}libdevice.10.bc"]>, {{.*}}assembly = "{{.*}}.target sm_80
+
+// CUBIN: gpu.binary @{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", {{.*}}bin = "\7FELF
+
+// TILES: gpu.launch_func {{.*}} threads in (%[[T:.+]], %[[T]], %{{.+}})
+
+// BADFORMAT: for the --format option: Cannot find option named 'elf'!
+// BADCHIP: error: Minimum NVVM target SM version is sm_20
+
+func.func @matmul_bias(%a: tensor<16x32xf32>, %b: tensor<32x24xf32>, %bias: tensor<24xf32>) -> tensor<16x24xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x24xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<16x24xf32>) -> tensor<16x24xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<16x32xf32>, tensor<32x24xf32>) outs(%acc : tensor<16x24xf32>) -> tensor<16x24xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : tensor<16x24xf32>, tensor<24xf32>) outs(%e : tensor<16x24xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<16x24xf32>
+  return %r : tensor<16x24xf32>
+}
