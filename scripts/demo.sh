@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # Sets up (installs what is missing, builds into build/) and runs the main job
-# on the bundled example: ops-nn-opt folds and canonicalizes the layout
-# conversions and casts of examples/conv_block.mlir, then lowers what is left
-# to upstream linalg/arith, printing the IR after each step.
+# on the bundled examples:
+#  1. ops-nn-opt folds and canonicalizes the layout conversions and casts of
+#     examples/conv_block.mlir, then lowers what is left to upstream
+#     linalg/arith, printing the IR after each step;
+#  2. ops-nn-run compiles the ResNet block of examples/resnet_block.mlir for
+#     the CPU, checks its output against NumPy and times it;
+#  3. the same block is lowered for the GPU (PTX for sm_80) and its kernels
+#     are assembled with ptxas for sm_80 and sm_90.
 #
-# Usage: ./scripts/demo.sh [FILE.mlir]
+# Usage: ./scripts/demo.sh [FILE.mlir]   (FILE replaces conv_block.mlir in 1.)
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
 opsnn_setup
@@ -18,3 +23,20 @@ log "ops-nn-opt --canonicalize (fold layout.convert / precision.cast)"
 "$opt" "$input" --canonicalize
 log "ops-nn-opt --canonicalize --opsnn-lower-layouts --opsnn-lower-precision --canonicalize"
 "$opt" "$input" --canonicalize --opsnn-lower-layouts --opsnn-lower-precision --canonicalize
+
+block="$OPSNN_ROOT/examples/resnet_block.mlir"
+run="$OPSNN_BUILD_DIR/bin/ops-nn-run"
+inputs="$OPSNN_BUILD_DIR/demo/resnet_block"
+log "ResNet block (conv-bn-relu-conv-bn-add-relu, 1x64x56x56, NCHW) on the CPU vs NumPy"
+python3 "$OPSNN_ROOT/test/Integration/check.py" "$block" --ops-nn-run "$run" \
+  --save-inputs "$inputs"
+log "ops-nn-run timing (10 runs after 2 warm-up)"
+args=()
+for i in $(seq 0 10); do args+=(--input="$inputs/in$i.npy"); done
+"$run" "$block" "${args[@]}" --output-dir "$inputs/out" --repeat=10 --warmup=2
+
+if [ -x /usr/local/cuda/bin/ptxas ]; then
+  log "ResNet block lowered for the GPU; kernels assembled with ptxas"
+  "$opt" "$block" --opsnn-lower-to-nvvm="chip=sm_80 format=ptx" |
+    python3 "$OPSNN_ROOT/scripts/ptxas_check.py" --arch sm_80 --arch sm_90
+fi

@@ -78,6 +78,8 @@ def main():
     parser.add_argument("mlir")
     parser.add_argument("--ops-nn-run", required=True)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--save-inputs", metavar="DIR",
+                        help="also keep the generated inputs as DIR/in0.npy, ...")
     args = parser.parse_args()
 
     d = read_directives(args.mlir)
@@ -101,6 +103,11 @@ def main():
             sys.exit("check.py: dynamic argument %s needs an ARGS directive" % text)
         array = random_input(dims, element, rng, int_range)
         inputs.append(abs(array) if index in positive else array)
+
+    if args.save_inputs:
+        os.makedirs(args.save_inputs, exist_ok=True)
+        for i, array in enumerate(inputs):
+            np.save(os.path.join(args.save_inputs, "in%d.npy" % i), array)
 
     with tempfile.TemporaryDirectory() as tmp:
         command = [args.ops_nn_run, args.mlir, "--output-dir", tmp]
