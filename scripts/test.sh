@@ -12,8 +12,9 @@ status=0
 log "lit regression tests (check-opsnn)"
 cmake --build "$OPSNN_BUILD_DIR" --target check-opsnn || status=1
 
-log "unit tests (opsnn-unittests)"
+log "unit tests (opsnn-unittests, opsnn-runtime-unittests)"
 "$OPSNN_BUILD_DIR/bin/opsnn-unittests" --gtest_brief=1 || status=1
+"$OPSNN_BUILD_DIR/bin/opsnn-runtime-unittests" --gtest_brief=1 || status=1
 
 log "documentation generated from ODS (opsnn-doc)"
 cmake --build "$OPSNN_BUILD_DIR" --target opsnn-doc >/dev/null || status=1

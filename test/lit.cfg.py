@@ -9,7 +9,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "OPSNN"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.opsnn_obj_root, "test")
 config.excludes = ["lib", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
@@ -17,6 +17,9 @@ config.excludes = ["lib", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%opsnn_src_root", config.opsnn_src_root))
+config.substitutions.append(("%opsnn_tools_dir", config.opsnn_tools_dir))
+if os.path.exists(os.path.join(config.opsnn_tools_dir, "opsnn-runtime-unittests")):
+    config.available_features.add("runtime-unittests")
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()

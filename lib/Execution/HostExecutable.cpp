@@ -1,16 +1,16 @@
 //===- HostExecutable.cpp - Compile and run a function on the CPU ---------===//
 //
 // Lowers with the CPU pipeline, JIT-compiles with MLIR's ExecutionEngine and
-// calls the packed wrapper of the entry function. Every tensor crosses the
-// boundary as a memref descriptor (opsnn/Runtime/StridedBuffer.h); results
-// are allocated by the compiled code and freed here after copying.
+// calls the packed wrapper of the entry function through the runtime's
+// calling convention (opsnn/Runtime/PackedCall.h); the same object code,
+// linked into a shared library, is the ahead-of-time artifact.
 //
 //===----------------------------------------------------------------------===//
 
 #include "opsnn/Execution/HostExecutable.h"
 
 #include "opsnn/Pipelines/Pipelines.h"
-#include "opsnn/Runtime/StridedBuffer.h"
+#include "opsnn/Runtime/Artifact.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -19,15 +19,15 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 
-#include <cstring>
-#include <set>
 
 using namespace mlir;
 using namespace mlir::opsnn;
 namespace runtime = mlir::opsnn::runtime;
-using mlir::opsnn::runtime::NpyArray;
 
 static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
@@ -72,10 +72,10 @@ static std::string typeToString(Type type) {
   return text;
 }
 
-/// Reads the signature of `types` into `signatures`; `what` is "argument" or
+/// Reads the signature of `types` into `specs`; `what` is "argument" or
 /// "result" for the error.
 static llvm::Error readSignature(TypeRange types, StringRef what,
-                                 std::vector<TensorSignature> &signatures) {
+                                 std::vector<runtime::TensorSpec> &specs) {
   for (auto [index, type] : llvm::enumerate(types)) {
     auto tensorType = dyn_cast<RankedTensorType>(type);
     if (!tensorType)
@@ -87,7 +87,13 @@ static llvm::Error readSignature(TypeRange types, StringRef what,
       return makeError(what + " #" + llvm::Twine(index) + " (" +
                        typeToString(type) +
                        ") has an element type with no .npy equivalent");
-    signatures.push_back({tensorType, *descr});
+    runtime::TensorSpec spec;
+    spec.descr = *descr;
+    for (int64_t size : tensorType.getShape())
+      spec.shape.push_back(ShapedType::isDynamic(size) ? -1 : size);
+    spec.type = typeToString(tensorType);
+    spec.elementType = typeToString(tensorType.getElementType());
+    specs.push_back(std::move(spec));
   }
   return llvm::Error::success();
 }
@@ -132,10 +138,12 @@ HostExecutable::compile(ModuleOp module, StringRef entry,
   module->getContext()->appendDialectRegistry(registry);
 
   // Generate code for this machine's CPU, features included (F16C, AVX...).
+  // Position-independent, so that the same code links into an artifact.
   llvm::Expected<llvm::orc::JITTargetMachineBuilder> builder =
       llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder)
     return builder.takeError();
+  builder->setRelocationModel(llvm::Reloc::PIC_);
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
       builder->createTargetMachine();
   if (!machine)
@@ -150,90 +158,73 @@ HostExecutable::compile(ModuleOp module, StringRef entry,
   options.transformer = optimize;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   options.sharedLibPaths = libraries;
+  options.enableObjectDump = true; // for writeArtifact
   llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
       ExecutionEngine::create(module, options, std::move(*machine));
   if (!engine)
     return engine.takeError();
   executable->engine = std::move(*engine);
+  llvm::Expected<void (*)(void **)> function =
+      executable->engine->lookupPacked(entry);
+  if (!function)
+    return function.takeError();
+  executable->function = *function;
   return std::move(executable);
 }
 
-llvm::Error HostExecutable::checkInputs(ArrayRef<NpyArray> arrays) const {
-  if (arrays.size() != inputs.size())
-    return makeError("@" + entry + " takes " + llvm::Twine(inputs.size()) +
-                     " argument(s) but " + llvm::Twine(arrays.size()) +
-                     " input(s) were given");
-  for (auto [index, pair] : llvm::enumerate(llvm::zip(inputs, arrays))) {
-    const auto &[signature, array] = pair;
-    std::string name = "argument #" + std::to_string(index) + " (" +
-                       typeToString(signature.type) + ")";
-    if (array.descr != signature.descr)
-      return makeError(name + ": expected .npy dtype '" + signature.descr +
-                       "' for element type " +
-                       typeToString(signature.type.getElementType()) +
-                       ", got '" + array.descr + "'");
-    ArrayRef<int64_t> expected = signature.type.getShape();
-    if (array.shape.size() != expected.size())
-      return makeError(name + ": expected rank " +
-                       llvm::Twine(expected.size()) + ", got an array of rank " +
-                       llvm::Twine(array.shape.size()));
-    for (auto [dim, sizes] : llvm::enumerate(llvm::zip(expected, array.shape))) {
-      auto [want, got] = sizes;
-      if (!ShapedType::isDynamic(want) && want != got)
-        return makeError(name + ": dimension " + llvm::Twine(dim) +
-                         " has size " + llvm::Twine(got) + ", expected " +
-                         llvm::Twine(want));
-    }
-  }
+llvm::Error HostExecutable::checkInputs(
+    const std::vector<runtime::NpyArray> &arrays) const {
+  std::string error;
+  if (!runtime::checkInputs(inputs, arrays, entry, error))
+    return makeError(error);
   return llvm::Error::success();
 }
 
-llvm::Error HostExecutable::run(ArrayRef<NpyArray> arrays,
-                                std::vector<NpyArray> *outputs) {
-  // Inputs: copied into aligned buffers (the compiled code may assume more
-  // alignment than a std::vector gives) and described.
-  std::vector<runtime::AlignedBuffer> buffers;
-  std::vector<std::vector<int64_t>> descriptors;
-  buffers.reserve(arrays.size());
-  descriptors.reserve(arrays.size());
-  SmallVector<void *> packedArgs;
-  std::set<void *> inputPointers;
-  for (const NpyArray &array : arrays) {
-    buffers.emplace_back(array.data.size());
-    std::memcpy(buffers.back().data(), array.data.data(), array.data.size());
-    inputPointers.insert(buffers.back().data());
-    descriptors.emplace_back(runtime::getDescriptorWords(array.shape.size()));
-    runtime::writeContiguousDescriptor(descriptors.back().data(),
-                                       buffers.back().data(), array.shape);
-    for (int64_t &word : descriptors.back())
-      packedArgs.push_back(&word);
-  }
+void HostExecutable::run(const std::vector<runtime::NpyArray> &arrays,
+                         std::vector<runtime::NpyArray> *outputs) const {
+  runtime::callPacked(function, arrays, results, outputs);
+}
 
-  // Results: the packed wrapper stores the returned struct of descriptors
-  // (8-byte words, no padding) through the last pointer.
-  size_t resultWords = 0;
-  for (const TensorSignature &result : results)
-    resultWords += runtime::getDescriptorWords(result.type.getRank());
-  std::vector<int64_t> returned(resultWords, 0);
-  if (!results.empty())
-    packedArgs.push_back(returned.data());
+llvm::Error HostExecutable::writeArtifact(StringRef dir) const {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return makeError("cannot create '" + dir + "': " + ec.message());
+  llvm::SmallString<128> object(dir), library(dir);
+  llvm::sys::path::append(object, "model.o");
+  llvm::sys::path::append(library, "model.so");
+  engine->dumpToObjectFile(object);
+  if (!llvm::sys::fs::exists(object))
+    return makeError("could not write the object file '" + object + "'");
 
-  if (llvm::Error error = engine->invokePacked(entry, packedArgs))
-    return error;
+  // Linked by clang (which knows the system's library paths) with lld;
+  // model.so finds MLIR's runtime helpers where this compiler found them.
+  std::string linker = OPSNN_LLVM_TOOLS_DIR "/clang";
+  SmallVector<StringRef> args = {linker,
+                                 "-shared",
+                                 "-fuse-ld=lld",
+                                 "-o",
+                                 library,
+                                 object,
+                                 "-L" OPSNN_MLIR_LIBRARY_DIR,
+                                 "-Wl,-rpath," OPSNN_MLIR_LIBRARY_DIR,
+                                 "-lmlir_c_runner_utils",
+                                 "-lmlir_apfloat_wrappers",
+                                 "-lm"};
+  std::string message;
+  int status = llvm::sys::ExecuteAndWait(linker, args, /*Env=*/std::nullopt,
+                                         /*Redirects=*/{}, /*Seconds=*/0,
+                                         /*MemoryLimit=*/0, &message);
+  llvm::sys::fs::remove(object);
+  if (status != 0)
+    return makeError("linking '" + library + "' failed" +
+                     (message.empty() ? "" : ": " + message));
 
-  // Copy out, then free each result buffer once. Buffers the function did
-  // not allocate (its inputs, constants marked 0xdeadbeef) are not freed.
-  std::set<void *> freed;
-  const int64_t *words = returned.data();
-  for (const TensorSignature &result : results) {
-    int64_t rank = result.type.getRank();
-    if (outputs)
-      outputs->push_back(runtime::readDescriptor(words, rank, result.descr));
-    void *allocated = runtime::getAllocatedPointer(words);
-    if (allocated && allocated != reinterpret_cast<void *>(0xdeadbeef) &&
-        !inputPointers.count(allocated) && freed.insert(allocated).second)
-      std::free(allocated);
-    words += runtime::getDescriptorWords(rank);
-  }
+  runtime::Manifest manifest;
+  manifest.entry = entry;
+  manifest.library = "model.so";
+  manifest.inputs = inputs;
+  manifest.outputs = results;
+  std::string error;
+  if (!runtime::writeManifest(dir.str(), manifest, error))
+    return makeError(error);
   return llvm::Error::success();
 }

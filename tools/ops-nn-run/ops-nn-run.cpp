@@ -1,17 +1,21 @@
 //===- ops-nn-run.cpp - Compile and run a module on .npy inputs -----------===//
 //
-// ops-nn-run FILE.mlir --entry=NAME --input=a.npy ... --output-dir=DIR
-//     [--pipeline=PASSES] [--device=cpu|cuda] [--repeat=N --warmup=M] [--json]
+// ops-nn-run FILE.mlir|ARTIFACT_DIR --entry=NAME --input=a.npy ...
+//     --output-dir=DIR [--pipeline=PASSES] [--emit-artifact=DIR]
+//     [--device=cpu|cuda] [--repeat=N --warmup=M] [--json]
 //
 // Compiles the entry function for the CPU (the --opsnn-lower-to-cpu pipeline
-// unless --pipeline gives a textual one), checks the inputs against its
-// signature, runs it and writes out0.npy, out1.npy, ... With --repeat it
-// times N runs after M warm-up runs and prints median/min/max.
+// unless --pipeline gives a textual one) or loads a compiled artifact,
+// checks the inputs against its signature, runs it and writes out0.npy,
+// out1.npy, ... With --repeat it times N runs after M warm-up runs and
+// prints median/min/max. --emit-artifact writes the compiled function as an
+// artifact (model.so + manifest.json) that a later call can load.
 //
 //===----------------------------------------------------------------------===//
 
 #include "opsnn/Execution/HostExecutable.h"
 #include "opsnn/InitAll.h"
+#include "opsnn/Runtime/Artifact.h"
 #include "opsnn/Runtime/Npy.h"
 
 #include "mlir/IR/AsmState.h"
@@ -40,8 +44,9 @@ using namespace mlir;
 namespace cl = llvm::cl;
 using mlir::opsnn::runtime::NpyArray;
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
-                                      cl::Required);
+static cl::opt<std::string>
+    inputFile(cl::Positional, cl::desc("<input.mlir or artifact folder>"),
+              cl::Required);
 static cl::opt<std::string> entryName("entry",
                                       cl::desc("Function to run (default: "
                                                "the module's only function)"),
@@ -57,6 +62,11 @@ static cl::opt<std::string> pipeline(
     cl::desc("Textual pass pipeline lowering the module to the LLVM dialect "
              "(default: the built-in opsnn-lower-to-cpu)"),
     cl::init(""));
+static cl::opt<std::string>
+    emitArtifact("emit-artifact",
+                 cl::desc("Also write the compiled function as an artifact "
+                          "(model.so + manifest.json) to this folder"),
+                 cl::init(""));
 static cl::opt<std::string> device("device", cl::desc("cpu or cuda"),
                                    cl::init("cpu"));
 static cl::opt<unsigned> repeat("repeat", cl::desc("Timed runs"), cl::init(0));
@@ -94,49 +104,86 @@ int main(int argc, char **argv) {
       return fail("input #" + llvm::Twine(index) + ": " + error);
   }
 
+  // The function to run: a loaded artifact or a freshly compiled module.
+  std::function<void(const std::vector<NpyArray> &, std::vector<NpyArray> *)>
+      runOnce;
+  std::string entry;
+  std::unique_ptr<opsnn::runtime::HostArtifact> artifact;
+  std::unique_ptr<opsnn::HostExecutable> executable;
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);
   opsnn::registerAllDialects(registry);
   MLIRContext context(registry);
-  context.loadAllAvailableDialects();
 
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(inputFile, sourceMgr, &context);
-  if (!module)
-    return 1; // the parser reported where
+  if (llvm::sys::fs::is_directory(inputFile)) {
+    if (!pipeline.empty() || !emitArtifact.empty())
+      return fail("--pipeline and --emit-artifact need an .mlir input, not "
+                  "an artifact");
+    std::string error;
+    artifact = opsnn::runtime::HostArtifact::load(inputFile, error);
+    if (!artifact)
+      return fail(error);
+    entry = artifact->getManifest().entry;
+    if (!entryName.empty() && entryName != entry)
+      return fail("the artifact's entry is @" + entry + ", not @" +
+                  entryName);
+    if (!artifact->checkInputs(arrays, error))
+      return fail(error);
+    runOnce = [&](const std::vector<NpyArray> &in, std::vector<NpyArray> *out) {
+      artifact->run(in, out);
+    };
+  } else {
+    context.loadAllAvailableDialects();
+    llvm::SourceMgr sourceMgr;
+    SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+    OwningOpRef<ModuleOp> module =
+        parseSourceFile<ModuleOp>(inputFile, sourceMgr, &context);
+    if (!module)
+      return 1; // the parser reported where
 
-  std::string entry = entryName;
-  if (entry.empty()) {
-    SmallVector<func::FuncOp> candidates;
-    for (auto func : module->getOps<func::FuncOp>())
-      if (!func.isExternal() && func.isPublic())
-        candidates.push_back(func);
-    if (candidates.size() != 1)
-      return fail("the module has " + llvm::Twine(candidates.size()) +
-                  " public functions; choose one with --entry=NAME");
-    entry = candidates.front().getName().str();
-  }
+    entry = entryName;
+    if (entry.empty()) {
+      SmallVector<func::FuncOp> candidates;
+      for (auto func : module->getOps<func::FuncOp>())
+        if (!func.isExternal() && func.isPublic())
+          candidates.push_back(func);
+      if (candidates.size() != 1)
+        return fail("the module has " + llvm::Twine(candidates.size()) +
+                    " public functions; choose one with --entry=NAME");
+      entry = candidates.front().getName().str();
+    }
 
-  std::function<void(OpPassManager &)> buildPipeline;
-  std::string pipelineError;
-  if (!pipeline.empty()) {
-    buildPipeline = [&](OpPassManager &pm) {
-      llvm::raw_string_ostream errors(pipelineError);
-      if (failed(parsePassPipeline(pipeline, pm, errors)))
-        pm.clear();
+    std::function<void(OpPassManager &)> buildPipeline;
+    std::string pipelineError;
+    if (!pipeline.empty()) {
+      buildPipeline = [&](OpPassManager &pm) {
+        llvm::raw_string_ostream errors(pipelineError);
+        if (failed(parsePassPipeline(pipeline, pm, errors)))
+          pm.clear();
+      };
+    }
+    auto compiled =
+        opsnn::HostExecutable::compile(*module, entry, buildPipeline);
+    if (!pipelineError.empty())
+      return fail("--pipeline: " + pipelineError);
+    if (!compiled)
+      return fail(llvm::toString(compiled.takeError()));
+    executable = std::move(*compiled);
+    if (!emitArtifact.empty()) {
+      if (llvm::Error error = executable->writeArtifact(emitArtifact))
+        return fail(llvm::toString(std::move(error)));
+      if (!json)
+        llvm::outs() << "artifact: " << emitArtifact << "\n";
+      if (arrays.empty() && !executable->getInputs().empty())
+        return 0; // compile only
+    }
+    if (llvm::Error error = executable->checkInputs(arrays))
+      return fail(llvm::toString(std::move(error)));
+    runOnce = [&](const std::vector<NpyArray> &in, std::vector<NpyArray> *out) {
+      executable->run(in, out);
     };
   }
-  auto executable =
-      opsnn::HostExecutable::compile(*module, entry, buildPipeline);
-  if (!pipelineError.empty())
-    return fail("--pipeline: " + pipelineError);
-  if (!executable)
-    return fail(llvm::toString(executable.takeError()));
-  if (llvm::Error error = (*executable)->checkInputs(arrays))
-    return fail(llvm::toString(std::move(error)));
 
   // Warm-up and timed runs discard their results; the last run keeps them.
   using Clock = std::chrono::steady_clock;
@@ -144,16 +191,14 @@ int main(int argc, char **argv) {
   unsigned untimed = repeat > 0 ? warmup : 0;
   for (unsigned i = 0; i < untimed + repeat; ++i) {
     Clock::time_point start = Clock::now();
-    if (llvm::Error error = (*executable)->run(arrays, nullptr))
-      return fail(llvm::toString(std::move(error)));
+    runOnce(arrays, nullptr);
     if (i >= untimed)
       timesMs.push_back(
           std::chrono::duration<double, std::milli>(Clock::now() - start)
               .count());
   }
   std::vector<NpyArray> outputs;
-  if (llvm::Error error = (*executable)->run(arrays, &outputs))
-    return fail(llvm::toString(std::move(error)));
+  runOnce(arrays, &outputs);
 
   llvm::json::Array outputJson;
   if (!outputDir.empty()) {

@@ -2,7 +2,8 @@
 //
 // Compiles one function of a linalg-on-tensors module for the host CPU (the
 // --opsnn-lower-to-cpu pipeline, or a caller-given one) with MLIR's
-// ExecutionEngine, checks NumPy inputs against its signature and runs it.
+// ExecutionEngine, checks NumPy inputs against its signature and runs it,
+// or writes it out as an artifact (opsnn/Runtime/Artifact.h).
 // ops-nn-run and the tests are built on it.
 //
 //===----------------------------------------------------------------------===//
@@ -10,10 +11,9 @@
 #ifndef OPSNN_EXECUTION_HOSTEXECUTABLE_H
 #define OPSNN_EXECUTION_HOSTEXECUTABLE_H
 
-#include "opsnn/Runtime/Npy.h"
+#include "opsnn/Runtime/PackedCall.h"
 
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/Error.h"
 
@@ -31,12 +31,6 @@ namespace opsnn {
 /// NumPy lacks travel as their bits: bf16 as `<u2`, FP8 as `|u1`.
 FailureOr<std::string> getNpyDescr(Type type);
 
-/// One tensor of the entry function's signature.
-struct TensorSignature {
-  RankedTensorType type;
-  std::string descr;
-};
-
 class HostExecutable {
 public:
   ~HostExecutable();
@@ -49,24 +43,31 @@ public:
   compile(ModuleOp module, StringRef entry,
           std::function<void(OpPassManager &)> buildPipeline = nullptr);
 
-  ArrayRef<TensorSignature> getInputs() const { return inputs; }
-  ArrayRef<TensorSignature> getResults() const { return results; }
+  const std::vector<runtime::TensorSpec> &getInputs() const { return inputs; }
+  const std::vector<runtime::TensorSpec> &getResults() const {
+    return results;
+  }
 
   /// Checks count, element type and shape of `arrays` against the inputs;
   /// the error names the argument.
-  llvm::Error checkInputs(ArrayRef<runtime::NpyArray> arrays) const;
+  llvm::Error checkInputs(const std::vector<runtime::NpyArray> &arrays) const;
 
   /// Runs the function once on checked inputs. Results are copied into
   /// `outputs` when it is given, and freed either way.
-  llvm::Error run(ArrayRef<runtime::NpyArray> arrays,
-                  std::vector<runtime::NpyArray> *outputs);
+  void run(const std::vector<runtime::NpyArray> &arrays,
+           std::vector<runtime::NpyArray> *outputs) const;
+
+  /// Writes an artifact to `dir` (created if needed): model.so, linked with
+  /// clang and lld, and manifest.json.
+  llvm::Error writeArtifact(StringRef dir) const;
 
 private:
   HostExecutable() = default;
 
   std::string entry;
-  std::vector<TensorSignature> inputs, results;
+  std::vector<runtime::TensorSpec> inputs, results;
   std::unique_ptr<ExecutionEngine> engine;
+  runtime::PackedFunction function = nullptr;
 };
 
 } // namespace opsnn
