@@ -6,13 +6,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "opsnn/Pipelines/Pipelines.h"
+
+#include "PipelineStages.h"
 #include "opsnn/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
-#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
-#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -25,31 +25,10 @@ using namespace mlir;
 
 void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
                                           const LowerToCPUOptions &options) {
-  // Our dialects first: layout.convert -> linalg transpose/pack, precision
-  // ops -> arith on tensors.
-  pm.addPass(createLowerLayoutsPass());
-  pm.addPass(createLowerPrecisionPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createLowerPacksPass());
-
-  // Tensor-level linalg: elementwise arith on tensors becomes linalg.generic,
-  // producer/consumer elementwise chains fuse into one loop nest.
-  pm.addPass(createConvertElementwiseToLinalgPass());
-  pm.addPass(createLinalgElementwiseOpFusionPass());
-  pm.addPass(createCanonicalizerPass());
+  addLowerToLinalgStage(pm);
   if (options.vectorize)
     pm.addNestedPass<func::FuncOp>(createTileAndVectorizeCPUPass());
-
-  // Bufferize: function arguments and results become identity-layout
-  // memrefs; results are returned (allocated by the callee).
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  bufferization::buildBufferDeallocationPipeline(pm);
-  pm.addPass(createConvertBufferizationToMemRefPass());
-  pm.addPass(createCanonicalizerPass());
+  addBufferizationStage(pm);
 
   // Loops.
   pm.addPass(createConvertLinalgToLoopsPass());

@@ -9,11 +9,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "opsnn/Pipelines/Pipelines.h"
+
+#include "PipelineStages.h"
 #include "opsnn/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
-#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
-#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/Transforms/OptimizeForNVVM.h"
@@ -51,22 +51,8 @@ static std::optional<std::string> findLibdevice(StringRef toolkit) {
 
 void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
                                            const LowerToNVVMOptions &options) {
-  pm.addPass(createLowerLayoutsPass());
-  pm.addPass(createLowerPrecisionPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createLowerPacksPass());
-  pm.addPass(createConvertElementwiseToLinalgPass());
-  pm.addPass(createLinalgElementwiseOpFusionPass());
-  pm.addPass(createCanonicalizerPass());
-
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  bufferization::buildBufferDeallocationPipeline(pm);
-  pm.addPass(createConvertBufferizationToMemRefPass());
-  pm.addPass(createCanonicalizerPass());
+  addLowerToLinalgStage(pm);
+  addBufferizationStage(pm);
 
   // Parallel loops -> blocks of threads.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
