@@ -16,6 +16,8 @@
 // RUN: ops-nn-opt %opsnn_src_root/test/Integration/CPU/reductions.mlir --opsnn-lower-to-nvvm="chip=sm_80" | %ptxas_check --arch sm_80 --arch sm_90 | FileCheck %s
 // RUN: ops-nn-opt %opsnn_src_root/test/Integration/CPU/layouts.mlir --opsnn-lower-to-nvvm="chip=sm_80" | %ptxas_check --arch sm_80 --arch sm_90 | FileCheck %s
 // RUN: ops-nn-opt %opsnn_src_root/test/Integration/CPU/dynamic-shapes.mlir --opsnn-lower-to-nvvm="chip=sm_80" | %ptxas_check --arch sm_80 --arch sm_90 | FileCheck %s
+// RUN: ops-nn-opt %opsnn_src_root/test/Integration/CPU/precision-casts.mlir --opsnn-lower-to-nvvm="chip=sm_80" | %ptxas_check --arch sm_80 --arch sm_90 | FileCheck %s
+// RUN: ops-nn-opt %opsnn_src_root/test/Integration/CPU/fp8-conversions.mlir --opsnn-lower-to-nvvm="chip=sm_80" | %ptxas_check --arch sm_80 --arch sm_90 | FileCheck %s
 // RUN: ops-nn-opt %opsnn_src_root/examples/resnet_block.mlir --opsnn-lower-to-nvvm="chip=sm_80" | %ptxas_check --arch sm_80 --arch sm_90 | FileCheck %s
 // RUN: ops-nn-opt %opsnn_src_root/examples/resnet_block.mlir --opsnn-lower-to-nvvm="chip=sm_90" | %ptxas_check --arch sm_90 | FileCheck %s --check-prefix=SM90
 // RUN: ops-nn-opt %opsnn_src_root/test/Integration/CPU/matmul.mlir --opsnn-lower-to-nvvm="chip=sm_90" | %ptxas_check --arch sm_90 | FileCheck %s --check-prefix=SM90

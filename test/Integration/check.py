@@ -6,6 +6,8 @@
                                          which must then be static)
     // VALUES: int [-8, 8]               value range of integer inputs
     // POSITIVE: 4, 9                     arguments drawn positive (variances)
+    // INPUT2: np.arange(256, dtype=np.uint8).view(np.int8)
+                                         argument 2 given by an expression
     // REF: out0 = ref.conv_nc(in0, in1, strides=[2, 2])
     // TOL: 1e-5                          relative L2 tolerance (0: exact)
 
@@ -41,9 +43,13 @@ def parse_tensor_type(text):
 
 def read_directives(path):
     directives = {"ARGS": [], "REF": [], "TOL": [], "VALUES": [], "ENTRY": [],
-                  "POSITIVE": []}
+                  "POSITIVE": [], "INPUT": {}}
     with open(path) as f:
         for line in f:
+            m = re.match(r"\s*//\s*INPUT(\d+):\s*(.*)$", line)
+            if m:
+                directives["INPUT"][int(m.group(1))] = m.group(2).strip()
+                continue
             m = re.match(r"\s*//\s*(ARGS|REF|TOL|VALUES|ENTRY|POSITIVE):\s*(.*)$", line)
             if m:
                 directives[m.group(1)].append(m.group(2).strip())
@@ -101,7 +107,13 @@ def main():
         dims, element = parse_tensor_type(text)
         if any(x is None for x in dims):
             sys.exit("check.py: dynamic argument %s needs an ARGS directive" % text)
-        array = random_input(dims, element, rng, int_range)
+        if index in d["INPUT"]:
+            array = np.asarray(eval(d["INPUT"][index], {"np": np, "ref": ref}))
+            if list(array.shape) != dims or array.dtype != NPY_OF[element]:
+                sys.exit("check.py: INPUT%d gives %s %s, the signature wants %s" % (
+                    index, array.dtype, list(array.shape), text))
+        else:
+            array = random_input(dims, element, rng, int_range)
         inputs.append(abs(array) if index in positive else array)
 
     if args.save_inputs:
@@ -146,9 +158,16 @@ def main():
             continue
         got = out.astype(np.float64)
         want = expected.astype(np.float64)
-        norm = np.linalg.norm(want)
-        error = np.linalg.norm(got - want) / (norm if norm > 0 else 1.0)
-        ok = error <= tolerance if tolerance > 0 else np.array_equal(got, want)
+        # NaN and infinities must match exactly; the rest within tolerance.
+        finite = np.isfinite(want) & np.isfinite(got)
+        same_specials = (np.array_equal(np.isnan(got), np.isnan(want)) and
+                         np.array_equal(np.where(np.isinf(got), got, 0),
+                                        np.where(np.isinf(want), want, 0)))
+        norm = np.linalg.norm(want[finite])
+        error = np.linalg.norm(got[finite] - want[finite]) / (norm if norm > 0 else 1.0)
+        close = error <= tolerance if tolerance > 0 else np.array_equal(
+            got, want, equal_nan=True)
+        ok = same_specials and close
         print("%s %s: shape %s, relative L2 error %.3g (tolerance %g)" % (
             "PASS" if ok else "FAIL", name, list(out.shape), error, tolerance))
         failed |= not ok

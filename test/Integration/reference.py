@@ -18,6 +18,23 @@ def quantize(x, dtype):
     return np.asarray(x, np.float32).astype(dtype).astype(np.float32)
 
 
+def fp8_sweep(dtype):
+    """float32 values that exercise rounding to the FP8 `dtype`: every
+    representable value, every midpoint between neighbours (ties), values
+    just off the midpoints, the subnormal range, overflow, signed zeros,
+    infinities and NaN."""
+    codes = np.arange(256, dtype=np.uint8).view(dtype).astype(np.float64)
+    finite = np.unique(codes[np.isfinite(codes)])
+    mids = (finite[:-1] + finite[1:]) / 2
+    above = np.nextafter(mids.astype(np.float32), np.float32(np.inf))
+    below = np.nextafter(mids.astype(np.float32), np.float32(-np.inf))
+    big = float(ml_dtypes.finfo(dtype).max)
+    extra = [0.0, -0.0, np.inf, -np.inf, np.nan, big * 1.0625, big * 1.2, 1e30,
+             -1e30, 3e-38, -3e-38, 1e-45]
+    values = np.concatenate([finite, mids, above, below, extra]).astype(np.float32)
+    return np.resize(values, 1024)
+
+
 def _windows(x_spatial_first, kernel, strides, dilations):
     """Yields (kernel index, strided view of the input) for each window tap.
 

@@ -143,36 +143,43 @@ def TileAndVectorizeCPUPass
 }
 
 def ExpandFP8CastsPass : Pass<"opsnn-expand-fp8-casts", "::mlir::ModuleOp"> {
-  let summary = "Lower FP8 arith.extf / arith.truncf to calls into the APFloat runtime";
+  let summary = "Lower FP8 arith.extf / arith.truncf to integer and f32 arithmetic";
   let description = [{
-    LLVM has no FP8 types, so a conversion to or from `f8E4M3FN` /
-    `f8E5M2` (or any FP8/FP4/FP6 type) becomes a call of
-    `_mlir_apfloat_convert` from MLIR's `libmlir_apfloat_wrappers`, which
-    rounds exactly as `llvm::APFloat` does (to nearest, ties to even;
-    E4M3FN overflows to NaN). Vector casts are unrolled into scalar calls.
-    Only the casts are touched: run `arith-emulate-unsupported-floats`
-    first so that FP8 arithmetic happens in f32. (Upstream's
-    `convert-arith-to-apfloat` rewrites *every* float op, f32 included, into
-    software calls, which is why the CPU pipeline uses this pass instead.)
+    LLVM has no FP8 types. Conversions between `f32` / `f16` / `bf16` and
+    `f8E4M3FN` / `f8E5M2` become bit manipulation on `i32`/`i8` plus a
+    multiply and a `math.roundeven` for subnormals, so they vectorize on the
+    CPU and run inside GPU kernels. Rounding is to nearest, ties to even;
+    special values follow `llvm::APFloat` and ml_dtypes: E4M3FN has no
+    infinity, so overflow, infinities and NaN become NaN (`S.1111.111`);
+    E5M2 overflows to infinity. Checked bit for bit against ml_dtypes on all
+    256 codes and on every tie (`test/Integration/CPU/fp8-conversions.mlir`).
+
+    Other narrow formats (FNUZ variants, FP6, FP4) and `f64` sources call
+    `_mlir_apfloat_convert` from MLIR's `libmlir_apfloat_wrappers` (host
+    code only), one call per element. Run `arith-emulate-unsupported-floats`
+    first so that FP8 *arithmetic* happens in f32. (Upstream's
+    `convert-arith-to-apfloat` rewrites every float op, f32 included, into
+    software calls, which is why the pipelines use this pass instead.)
 
     Before:
 
     ```mlir
-    %q = arith.truncf %x : f32 to f8E4M3FN
+    %w = arith.extf %q : f8E5M2 to f32
     ```
 
-    After:
+    After (sketch):
 
     ```mlir
-    %b = arith.bitcast %x : f32 to i32
-    %w = arith.extui %b : i32 to i64
-    %r = func.call @_mlir_apfloat_convert(%c2_i32, %c10_i32, %w) : (i32, i32, i64) -> i64
-    %t = arith.trunci %r : i64 to i8
-    %q = arith.bitcast %t : i8 to f8E4M3FN
+    %b = arith.bitcast %q : f8E5M2 to i8
+    %i = arith.extui %b : i8 to i32
+    // exponent/mantissa fields rebiased into an f32 bit pattern; subnormals
+    // as mantissa * 2^-16; exponent 31 -> inf or NaN; sign restored
+    %w = arith.bitcast %bits : i32 to f32
     ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
+                           "::mlir::math::MathDialect",
                            "::mlir::vector::VectorDialect"];
 }
 
