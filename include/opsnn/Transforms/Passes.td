@@ -183,4 +183,37 @@ def ExpandFP8CastsPass : Pass<"opsnn-expand-fp8-casts", "::mlir::ModuleOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def FingerprintPass : Pass<"opsnn-fingerprint"> {
+  let summary = "Attach each op's fingerprint (class, FLOPs, bytes, intensity, dimension roles)";
+  let description = [{
+    Computes the operator fingerprint (`opsnn/Analysis/OpFingerprint.h`) of
+    every op that works on tensors and attaches it as a readable
+    `opsnn.fingerprint` dictionary, for tests and inspection; passes that
+    decide call the analysis directly. Classes: `conv`, `contraction`,
+    `pooling`, `elementwise`, `broadcast`, `reduction`, `normalization`,
+    `softmax`, `gather`, `data_movement`, `unknown`. FLOPs count a
+    multiply-add as 2 and casts as 0; bytes are the minimum traffic (each
+    operand read once, each result written once; accumulators read too).
+    With dynamic sizes the counts are polynomials in the dynamic loop
+    dimensions (`"3072*d0"`), marked `symbolic`, and no intensity is given.
+    An op the analysis does not understand is `unknown` with a remark.
+
+    Example:
+
+    ```mlir
+    %c = linalg.matmul ins(%a, %b : tensor<64x32xf32>, tensor<32x48xf32>)
+                       outs(%acc : tensor<64x48xf32>) -> tensor<64x48xf32>
+    ```
+
+    gets
+
+    ```mlir
+    {opsnn.fingerprint = {bytes_read = 26624 : i64, bytes_written = 12288 : i64,
+      class = "contraction", flops = 196608 : i64, intensity = 5.05...,
+      roles = ["m", "n", "k"], sizes = array<i64: 64, 48, 32>}}
+    ```
+  }];
+  let dependentDialects = [];
+}
+
 #endif // OPSNN_TRANSFORMS_PASSES_TD

@@ -1,0 +1,115 @@
+//===- OpFingerprint.h - What an operation is and costs ---------*- C++ -*-===//
+//
+// The operator fingerprint ALTE and the precision policy consult: an op's
+// class (convolution, contraction, pooling, elementwise, ...), its FLOPs,
+// the minimum bytes it reads and writes, its arithmetic intensity and the
+// role each loop dimension plays. Derived from the linalg structured-op
+// interface (iterator types, indexing maps, payload), so a linalg.generic
+// that is a convolution or a matmul is recognised as one.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPSNN_ANALYSIS_OPFINGERPRINT_H
+#define OPSNN_ANALYSIS_OPFINGERPRINT_H
+
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::opsnn {
+
+enum class OpClass {
+  Convolution,
+  Contraction,
+  Pooling,
+  Elementwise,
+  Broadcast,
+  Reduction,
+  Normalization,
+  Softmax,
+  Gather,
+  DataMovement,
+  Unknown,
+};
+
+/// "conv", "contraction", "pooling", ...
+StringRef stringifyOpClass(OpClass opClass);
+
+/// A count that may depend on dynamic loop sizes: a sum of terms
+/// `coefficient * d_i * d_j * ...` over the op's dynamic loop dimensions.
+class SymbolicCount {
+public:
+  SymbolicCount() = default;
+  /// coefficient * product of the dynamic dimensions `symbols`.
+  static SymbolicCount term(double coefficient, ArrayRef<unsigned> symbols);
+
+  SymbolicCount &operator+=(const SymbolicCount &other);
+  SymbolicCount scaled(double factor) const;
+
+  bool isStatic() const;
+  /// The value when static; failure otherwise.
+  std::optional<double> getStaticValue() const;
+  /// "1204224*d0 + 512", or "3456" when static.
+  std::string str() const;
+
+private:
+  struct Term {
+    double coefficient;
+    SmallVector<unsigned> symbols; // sorted loop-dimension indices
+  };
+  SmallVector<Term> terms;
+};
+
+/// Role of a loop dimension.
+enum class DimRole {
+  Batch,
+  OutputChannel,
+  InputChannel,
+  Depth,   // depthwise/grouped channel, kept through the op
+  Spatial, // output image dimension of a conv/pool
+  Window,  // filter/pooling window dimension
+  M,
+  N,
+  K,
+  Parallel,
+  Reduction,
+};
+
+StringRef stringifyDimRole(DimRole role);
+
+struct OpFingerprint {
+  OpClass opClass = OpClass::Unknown;
+  /// Arithmetic operations: a multiply-add counts 2; casts count 0.
+  SymbolicCount flops;
+  /// Each operand read once / each result written once.
+  SymbolicCount bytesRead;
+  SymbolicCount bytesWritten;
+  /// Loop dimensions, in order: their role and static size (nullopt when
+  /// dynamic; those appear as d<i> in the counts).
+  SmallVector<DimRole> roles;
+  SmallVector<std::optional<int64_t>> sizes;
+  /// Why the op is Unknown (empty otherwise).
+  std::string unknownReason;
+
+  /// flops / (bytes read + written), when every count is static.
+  std::optional<double> getArithmeticIntensity() const;
+  bool isSymbolic() const {
+    return !flops.isStatic() || !bytesRead.isStatic() ||
+           !bytesWritten.isStatic();
+  }
+};
+
+/// Fingerprint of `op`: linalg structured ops are analysed through the
+/// interface; data-movement ops (layout.convert, pads, reshapes, packs,
+/// concat) get their bytes; anything else is Unknown with a reason.
+OpFingerprint computeOpFingerprint(Operation *op);
+
+/// True for ops a fingerprint says nothing useful about: constants, empty
+/// tensors, terminators, ops without tensor operands or results.
+bool isFingerprintIrrelevant(Operation *op);
+
+} // namespace mlir::opsnn
+
+#endif // OPSNN_ANALYSIS_OPFINGERPRINT_H
