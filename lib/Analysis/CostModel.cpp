@@ -30,9 +30,9 @@ StringRef mlir::opsnn::stringifyPrecision(Precision precision) {
   llvm_unreachable("unknown Precision");
 }
 
-/// Elements a tensor-core instruction consumes along a contraction
-/// dimension for `precision` (mma.sync k-steps: 8 for TF32 pairs of 4,
-/// 16 for 16-bit, 32 for 8-bit; aligned loads want multiples of 4/8/16).
+/// Alignment, in elements, the contracted dimensions need for tensor cores:
+/// 16 bytes, one vector load per thread, which is half the k-step of the
+/// mma.sync shapes (m16n8k8 TF32, m16n8k16 FP16/BF16, m16n8k32 8-bit).
 static int64_t getMmaAlignment(Precision precision) {
   switch (precision) {
   case Precision::TF32:
