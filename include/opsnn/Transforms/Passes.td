@@ -216,4 +216,29 @@ def FingerprintPass : Pass<"opsnn-fingerprint"> {
   let dependentDialects = [];
 }
 
+def ReportPass : Pass<"opsnn-report", "::mlir::ModuleOp"> {
+  let summary = "Write a JSON report: per-op fingerprint and roofline estimate, per-function totals";
+  let description = [{
+    Writes `file` (`-` for standard output) with, for every function and
+    every op that works on tensors: its class, FLOPs, bytes read and
+    written, arithmetic intensity, the precision it computes in (from its
+    element types), whether tensor cores apply, and the cost model's
+    roofline estimate on `target`; then per-function totals. Ops with
+    symbolic counts (dynamic sizes) have their polynomials and no estimate;
+    unknown ops are listed with the reason. Layout scores and the chosen
+    layout/precision join the report when those passes exist. The schema
+    (`"schema": "opsnn-report", "version": 1`) is documented in
+    docs/Report.md. The IR is not changed. The file is written only when
+    the pass succeeds: never a partial report.
+
+    Example: `ops-nn-opt model.mlir --opsnn-report="file=report.json target=h100"`.
+  }];
+  let options = [
+    Option<"file", "file", "std::string", /*default=*/"\"-\"",
+           "Where to write the report (- for standard output)">,
+    Option<"targetName", "target", "std::string", /*default=*/"\"a100\"",
+           "Target whose roofline the estimates use (see #opsnn.target)">
+  ];
+}
+
 #endif // OPSNN_TRANSFORMS_PASSES_TD

@@ -1,0 +1,151 @@
+//===- Report.cpp - JSON report of fingerprints and estimates -------------===//
+//
+// --opsnn-report: per-op fingerprints and cost-model estimates, per-function
+// totals, as versioned JSON (schema in docs/Report.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "opsnn/Analysis/CostModel.h"
+#include "opsnn/Analysis/OpFingerprint.h"
+#include "opsnn/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace mlir::opsnn {
+#define GEN_PASS_DEF_REPORTPASS
+#include "opsnn/Transforms/Passes.h.inc"
+} // namespace mlir::opsnn
+
+using namespace mlir;
+using namespace mlir::opsnn;
+
+/// The precision an op computes in, from the narrowest float (or integer)
+/// element type among its operands.
+static Precision inferPrecision(Operation *op) {
+  Precision precision = Precision::FP32;
+  unsigned narrowest = 32;
+  for (Type type : op->getOperandTypes()) {
+    Type element = getElementTypeOrSelf(type);
+    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() >= narrowest)
+      continue;
+    narrowest = element.getIntOrFloatBitWidth();
+    if (element.isF16())
+      precision = Precision::FP16;
+    else if (element.isBF16())
+      precision = Precision::BF16;
+    else if (isa<FloatType>(element) && narrowest == 8)
+      precision = Precision::FP8;
+    else if (element.isInteger(8))
+      precision = Precision::INT8;
+  }
+  return precision;
+}
+
+static llvm::json::Value countToJson(const SymbolicCount &count) {
+  if (std::optional<double> value = count.getStaticValue())
+    return static_cast<int64_t>(*value);
+  return count.str();
+}
+
+static std::string locationToString(Location loc) {
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+    return (fileLoc.getFilename().str() + ":" +
+            std::to_string(fileLoc.getLine()) + ":" +
+            std::to_string(fileLoc.getColumn()));
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  loc.print(os);
+  return text;
+}
+
+namespace {
+struct ReportPass : opsnn::impl::ReportPassBase<ReportPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::optional<TargetDescription> target = lookupTarget(targetName);
+    if (!target) {
+      module.emitError() << "opsnn-report: unknown target \"" << targetName
+                         << "\"; known targets: " << getKnownTargetNames();
+      return signalPassFailure();
+    }
+    CostModel model(*target);
+
+    llvm::json::Array functions;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      llvm::json::Array ops;
+      double totalFlops = 0, totalBytes = 0, totalSeconds = 0;
+      int64_t unknownOps = 0, symbolicOps = 0;
+      func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+        if (isFingerprintIrrelevant(op))
+          return WalkResult::advance();
+        OpFingerprint fp = computeOpFingerprint(op);
+        llvm::json::Object entry{
+            {"op", op->getName().getStringRef()},
+            {"loc", locationToString(op->getLoc())},
+            {"class", stringifyOpClass(fp.opClass)}};
+        if (fp.opClass == OpClass::Unknown) {
+          entry["reason"] = fp.unknownReason;
+          ++unknownOps;
+          ops.push_back(std::move(entry));
+          return WalkResult::skip();
+        }
+        entry["flops"] = countToJson(fp.flops);
+        entry["bytes_read"] = countToJson(fp.bytesRead);
+        entry["bytes_written"] = countToJson(fp.bytesWritten);
+        Precision precision = inferPrecision(op);
+        entry["precision"] = stringifyPrecision(precision);
+        entry["tensor_cores"] = model.isTensorCoreEligible(fp, precision);
+        if (fp.isSymbolic()) {
+          entry["estimated_seconds"] = nullptr;
+          ++symbolicOps;
+        } else {
+          CostEstimate estimate = model.estimateOp(fp, precision);
+          entry["intensity"] = fp.getArithmeticIntensity().value_or(0.0);
+          entry["estimated_seconds"] = estimate.seconds();
+          entry["bound"] = estimate.isMemoryBound() ? "memory" : "compute";
+          totalFlops += *fp.flops.getStaticValue();
+          totalBytes += *fp.bytesRead.getStaticValue() +
+                        *fp.bytesWritten.getStaticValue();
+          totalSeconds += estimate.seconds();
+        }
+        ops.push_back(std::move(entry));
+        return WalkResult::skip(); // the payload is part of the op
+      });
+      functions.push_back(llvm::json::Object{
+          {"name", func.getName()},
+          {"ops", std::move(ops)},
+          {"totals", llvm::json::Object{{"flops", totalFlops},
+                                        {"bytes", totalBytes},
+                                        {"estimated_seconds", totalSeconds},
+                                        {"unknown_ops", unknownOps},
+                                        {"symbolic_ops", symbolicOps}}}});
+    }
+    llvm::json::Object report{{"schema", "opsnn-report"},
+                              {"version", 1},
+                              {"target", target->name},
+                              {"functions", std::move(functions)}};
+
+    std::string error;
+    std::unique_ptr<llvm::ToolOutputFile> output =
+        openOutputFile(file, &error);
+    if (!output) {
+      module.emitError() << "opsnn-report: " << error;
+      return signalPassFailure();
+    }
+    output->os() << llvm::formatv("{0:2}",
+                                  llvm::json::Value(std::move(report)))
+                 << "\n";
+    output->keep();
+  }
+};
+} // namespace

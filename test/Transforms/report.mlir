@@ -1,0 +1,62 @@
+// RUN: ops-nn-opt %s --opsnn-report="file=%t.json target=a100" | FileCheck %s --check-prefix=IR
+// RUN: FileCheck %s < %t.json
+// RUN: ops-nn-opt %s --opsnn-report="target=h100" -o /dev/null | FileCheck %s --check-prefix=H100
+// RUN: not ops-nn-opt %s --opsnn-report="target=b200 file=%t.bad.json" 2>&1 | FileCheck %s --check-prefix=TARGET
+// RUN: not test -e %t.bad.json
+// RUN: not ops-nn-opt %s --opsnn-report="file=%t.missing/dir/r.json" 2>&1 | FileCheck %s --check-prefix=FILE
+
+// The IR is unchanged.
+// IR-NOT: opsnn.fingerprint
+// IR: linalg.matmul
+
+// CHECK: "name": "model",
+// The f16 matmul (64x48x32, aligned) runs on tensor cores and is memory
+// bound on A100: 2*64*48*32 = 196608 FLOPs / 312e12 = 0.63 ns of compute;
+// 64*32*2 + 32*48*2 + 64*48*4 (accumulator, read) = 19456 B read, 12288 B
+// written: 31744 B / 1555e9 = 20.41 ns.
+// CHECK: "bound": "memory",
+// CHECK-NEXT: "bytes_read": 19456,
+// CHECK-NEXT: "bytes_written": 12288,
+// CHECK-NEXT: "class": "contraction",
+// CHECK-NEXT: "estimated_seconds": 2.04{{[0-9]*}}e-08,
+// CHECK-NEXT: "flops": 196608,
+// CHECK-NEXT: "intensity": 6.19{{[0-9]*}},
+// CHECK-NEXT: "loc": "{{.*}}report.mlir:{{[0-9]+}}:{{[0-9]+}}",
+// CHECK-NEXT: "op": "linalg.matmul",
+// CHECK-NEXT: "precision": "fp16",
+// CHECK-NEXT: "tensor_cores": true
+// A dynamic op: polynomials, no estimate.
+// CHECK: "bytes_read": "{{[0-9]+}}*d0{{.*}}",
+// CHECK: "estimated_seconds": null,
+// CHECK: "flops": "{{[0-9]+}}*d0",
+// CHECK: "precision": "fp32",
+// CHECK: "tensor_cores": false
+// An unknown op: named, with the reason.
+// CHECK: "class": "unknown",
+// CHECK: "op": "tensor.reshape",
+// CHECK: "reason": "'tensor.reshape' is not a linalg structured op or a known data movement op"
+// CHECK: "totals": {
+// CHECK-NEXT: "bytes": 31744,
+// CHECK-NEXT: "estimated_seconds": 2.04{{[0-9]*}}e-08,
+// CHECK-NEXT: "flops": 196608,
+// CHECK-NEXT: "symbolic_ops": 1,
+// CHECK-NEXT: "unknown_ops": 1
+// CHECK: "schema": "opsnn-report",
+// CHECK-NEXT: "target": "a100",
+// CHECK-NEXT: "version": 1
+
+// H100 (3350 GB/s): 31744 B / 3350e9 = 9.48 ns.
+// H100: "estimated_seconds": 9.47{{[0-9]*}}e-09,
+// H100: "target": "h100"
+
+// TARGET: error: opsnn-report: unknown target "b200"; known targets: t4, v100, a100, h100, h200, host
+// FILE: error: opsnn-report: cannot open output file '{{.*}}r.json'
+
+func.func @model(%a: tensor<64x32xf16>, %b: tensor<32x48xf16>, %c: tensor<64x48xf32>,
+                 %d: tensor<?x32xf32>, %e: tensor<32x48xf32>, %f: tensor<?x48xf32>) -> (tensor<64x48xf32>, tensor<?x48xf32>, tensor<2048xf16>) {
+  %0 = linalg.matmul ins(%a, %b : tensor<64x32xf16>, tensor<32x48xf16>) outs(%c : tensor<64x48xf32>) -> tensor<64x48xf32>
+  %1 = linalg.matmul ins(%d, %e : tensor<?x32xf32>, tensor<32x48xf32>) outs(%f : tensor<?x48xf32>) -> tensor<?x48xf32>
+  %shape = arith.constant dense<2048> : tensor<1xindex>
+  %2 = tensor.reshape %a(%shape) : (tensor<64x32xf16>, tensor<1xindex>) -> tensor<2048xf16>
+  return %0, %1, %2 : tensor<64x48xf32>, tensor<?x48xf32>, tensor<2048xf16>
+}
