@@ -270,6 +270,12 @@ static OpFingerprint fingerprintLinalgOp(linalg::LinalgOp op) {
     bool usesFilter = op.getNumDpsInputs() >= 2 &&
                       op.payloadUsesValueFromOperand(op.getDpsInputOperand(1));
     fp.opClass = usesFilter ? OpClass::Convolution : OpClass::Pooling;
+    // Without a filter, upstream's inference cannot tell the pooled
+    // channels from the batch: both are in the input and the output. The
+    // outermost is the batch, the others are channels kept through the op.
+    if (fp.opClass == OpClass::Pooling)
+      for (unsigned dim : llvm::drop_begin(dims.batch))
+        fp.roles[dim] = DimRole::Depth;
     return fp;
   }
   if (linalg::isaContractionOpInterface(op)) {

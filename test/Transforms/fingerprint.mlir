@@ -48,12 +48,11 @@ func.func @depthwise(%x: tensor<1x10x10x8xf32>, %w: tensor<3x3x8xf32>, %o: tenso
 // -----
 
 // Pooling: the window operand only shapes the loops (never read).
-// 1*2*4*4 outputs x 9 taps = 288 max operations. (Upstream's convolution
-// inference calls the pooled channel a batch dimension: it is in the input
-// and the output but there is no filter to tell it apart.)
+// 1*2*4*4 outputs x 9 taps = 288 max operations. The pooled channel is a
+// "depth" dimension like a depthwise convolution's.
 // CHECK-LABEL: func @pooling
 // CHECK: opsnn.fingerprint = {bytes_read = 776 : i64, bytes_written = 128 : i64, class = "pooling", flops = 288 : i64
-// CHECK-SAME: roles = ["batch", "batch", "spatial", "spatial", "window", "window"]
+// CHECK-SAME: roles = ["batch", "depth", "spatial", "spatial", "window", "window"]
 func.func @pooling(%x: tensor<1x2x9x9xf32>, %o: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
   %k = tensor.empty() : tensor<3x3xf32>
   %0 = linalg.pooling_nchw_max {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}

@@ -216,6 +216,33 @@ def FingerprintPass : Pass<"opsnn-fingerprint"> {
   let dependentDialects = [];
 }
 
+def ScoreLayoutsPass : Pass<"opsnn-score-layouts"> {
+  let summary = "Attach layout locality scores of every operand under candidate layouts";
+  let description = [{
+    For every statically shaped linalg op, for each candidate layout of its
+    output (which decides the loop that adjacent threads or vector lanes
+    walk: the one indexing the output's innermost physical dimension), for
+    each operand and each of the operand's candidate layouts: the fraction
+    of the fetched sectors (GPU: `sector_bytes`, a warp of `warp_size`
+    lanes) or cache lines (CPU: `cache_line_bytes`, `warp_size` vector
+    lanes) of `target` that the op uses, and the element stride between
+    adjacent lanes. Candidates come from the operand's logical dimensions:
+    NCHW/NHWC for activations, FCHW/HWCF/FHWC for filters, both orders of a
+    matrix. Attached as `opsnn.layout_scores`; the model is in
+    docs/LayoutScore.md.
+
+    Example (conv_2d_nchw_fchw, f32, A100): with the output in NCHW the
+    lanes walk the output width, so an NCHW input scores 1.0 (stride 1) and
+    an NHWC input 0.125 (stride C); with the output in NHWC the lanes walk
+    the filters, so an HWCF filter scores 1.0 and an FCHW one 0.125.
+  }];
+  let options = [
+    Option<"targetName", "target", "std::string", /*default=*/"\"a100\"",
+           "Target whose sector/line size and lane count the scores use">
+  ];
+  let dependentDialects = ["::mlir::opsnn::layout::LayoutDialect"];
+}
+
 def ReportPass : Pass<"opsnn-report", "::mlir::ModuleOp"> {
   let summary = "Write a JSON report: per-op fingerprint and roofline estimate, per-function totals";
   let description = [{
