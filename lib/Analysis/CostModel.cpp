@@ -113,6 +113,21 @@ CostEstimate CostModel::estimateOp(const OpFingerprint &fp,
   return estimate;
 }
 
+CostEstimate CostModel::estimateChannelsFirstConvolution(
+    const OpFingerprint &fp, Precision precision, double inputBytes,
+    double outputBytes, double bytesScale) const {
+  CostEstimate estimate = estimateOp(fp, precision, bytesScale);
+  if (fp.opClass != OpClass::Convolution || !estimate.tensorCores)
+    return estimate;
+  // Transposes in and out, each memory bound, in sequence with the op.
+  CostEstimate transposes = estimateLayoutConvert(inputBytes * bytesScale);
+  transposes.memorySeconds +=
+      estimateLayoutConvert(outputBytes * bytesScale).memorySeconds;
+  estimate.memorySeconds += transposes.memorySeconds;
+  estimate.computeSeconds += transposes.memorySeconds;
+  return estimate;
+}
+
 CostEstimate CostModel::estimateLayoutConvert(double bytes,
                                               double readEfficiency,
                                               double writeEfficiency) const {

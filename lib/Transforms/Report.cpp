@@ -6,10 +6,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "opsnn/Analysis/CostModel.h"
+#include "opsnn/Analysis/LayoutScore.h"
 #include "opsnn/Analysis/OpFingerprint.h"
+#include "opsnn/Dialect/Layout/IR/LayoutDialect.h"
 #include "opsnn/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
@@ -45,6 +48,38 @@ static Precision inferPrecision(Operation *op) {
       precision = Precision::INT8;
   }
   return precision;
+}
+
+/// The scores of `op`'s operands in their current layouts (with the output
+/// in its current layout), and the memory efficiency they add up to: total
+/// bytes over effective bytes (each operand's bytes divided by its score).
+static std::optional<std::pair<llvm::json::Array, double>>
+getCurrentLayoutScores(Operation *op, const TargetDescription &target) {
+  FailureOr<SmallVector<LayoutScore>> scores = computeLayoutScores(op, target);
+  if (failed(scores))
+    return std::nullopt;
+  SmallVector<std::optional<std::string>> layouts = inferOperandLayouts(op);
+  auto linalgOp = cast<linalg::LinalgOp>(op);
+  std::string outputLayout =
+      *layouts[linalgOp.getDpsInitOperand(0)->getOperandNumber()];
+  llvm::json::Array entries;
+  double bytes = 0, effectiveBytes = 0;
+  for (const LayoutScore &score : *scores) {
+    if (score.outputLayout != outputLayout ||
+        score.layout != layouts[score.operand].value_or(""))
+      continue;
+    auto type = cast<RankedTensorType>(op->getOperand(score.operand).getType());
+    double operandBytes = type.getNumElements() *
+                          std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    bytes += operandBytes;
+    effectiveBytes += operandBytes / score.score;
+    entries.push_back(llvm::json::Object{{"operand", score.operand},
+                                         {"layout", score.layout},
+                                         {"score", score.score},
+                                         {"stride", score.stride}});
+  }
+  return std::make_pair(std::move(entries),
+                        effectiveBytes > 0 ? bytes / effectiveBytes : 1.0);
 }
 
 static llvm::json::Value countToJson(const SymbolicCount &count) {
@@ -109,7 +144,14 @@ struct ReportPass : opsnn::impl::ReportPassBase<ReportPass> {
           entry["estimated_seconds"] = nullptr;
           ++symbolicOps;
         } else {
-          CostEstimate estimate = model.estimateOp(fp, precision);
+          double efficiency = 1.0;
+          if (auto scores = getCurrentLayoutScores(op, *target)) {
+            entry["layout_scores"] = std::move(scores->first);
+            efficiency = scores->second;
+            entry["memory_efficiency"] = efficiency;
+          }
+          CostEstimate estimate =
+              model.estimateOp(fp, precision, /*bytesScale=*/1.0, efficiency);
           entry["intensity"] = fp.getArithmeticIntensity().value_or(0.0);
           entry["estimated_seconds"] = estimate.seconds();
           entry["bound"] = estimate.isMemoryBound() ? "memory" : "compute";

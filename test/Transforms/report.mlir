@@ -9,6 +9,7 @@
 // IR-NOT: opsnn.fingerprint
 // IR: linalg.matmul
 
+// Functions are reported in order.
 // CHECK: "name": "model",
 // The f16 matmul (64x48x32, aligned) runs on tensor cores and is memory
 // bound on A100: 2*64*48*32 = 196608 FLOPs / 312e12 = 0.63 ns of compute;
@@ -21,7 +22,15 @@
 // CHECK-NEXT: "estimated_seconds": 2.04{{[0-9]*}}e-08,
 // CHECK-NEXT: "flops": 196608,
 // CHECK-NEXT: "intensity": 6.19{{[0-9]*}},
-// CHECK-NEXT: "loc": "{{.*}}report.mlir:{{[0-9]+}}:{{[0-9]+}}",
+// Operands in their current layouts (MK, KN, MN): B is read along its
+// rows by adjacent lanes, A is the same for every lane: all efficient.
+// CHECK-NEXT: "layout_scores": [
+// CHECK: "layout": "KN",
+// CHECK-NEXT: "operand": 1,
+// CHECK-NEXT: "score": 1,
+// CHECK-NEXT: "stride": 1
+// CHECK: "loc": "{{.*}}report.mlir:{{[0-9]+}}:{{[0-9]+}}",
+// CHECK-NEXT: "memory_efficiency": 1,
 // CHECK-NEXT: "op": "linalg.matmul",
 // CHECK-NEXT: "precision": "fp16",
 // CHECK-NEXT: "tensor_cores": true
@@ -41,6 +50,17 @@
 // CHECK-NEXT: "flops": 196608,
 // CHECK-NEXT: "symbolic_ops": 1,
 // CHECK-NEXT: "unknown_ops": 1
+// A transposed operand lowers the memory efficiency and raises the
+// estimate: B^T read as NK has stride 32 (one sector per lane, 2 of its
+// 32 bytes used: 0.0625). Efficiency = bytes / effective bytes =
+// (4096 + 3072 + 12288) / (4096 + 3072 / 0.0625 + 12288) = 0.296875.
+// CHECK: "name": "transposed",
+// CHECK: "layout": "NK",
+// CHECK-NEXT: "operand": 1,
+// CHECK-NEXT: "score": 0.0625,
+// CHECK-NEXT: "stride": 32
+// CHECK: "memory_efficiency": 0.296875,
+
 // CHECK: "schema": "opsnn-report",
 // CHECK-NEXT: "target": "a100",
 // CHECK-NEXT: "version": 1
@@ -59,4 +79,18 @@ func.func @model(%a: tensor<64x32xf16>, %b: tensor<32x48xf16>, %c: tensor<64x48x
   %shape = arith.constant dense<2048> : tensor<1xindex>
   %2 = tensor.reshape %a(%shape) : (tensor<64x32xf16>, tensor<1xindex>) -> tensor<2048xf16>
   return %0, %1, %2 : tensor<64x48xf32>, tensor<?x48xf32>, tensor<2048xf16>
+}
+
+func.func @transposed(%a: tensor<64x32xf16>, %bt: tensor<48x32xf16>, %c: tensor<64x48xf32>) -> tensor<64x48xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %bt : tensor<64x32xf16>, tensor<48x32xf16>) outs(%c : tensor<64x48xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %m = arith.mulf %xe, %ye : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<64x48xf32>
+  return %0 : tensor<64x48xf32>
 }

@@ -113,6 +113,41 @@ TEST(CostModelTest, ConversionsAndCasts) {
   EXPECT_NEAR(cast.seconds(), 3.8585e-6, 0.0001e-6);
 }
 
+TEST(CostModelTest, ChannelsLastWinsForTensorCoreConvolutions) {
+  // NVIDIA's guidance (Deep Learning Performance Guide, "Convolutional
+  // Layers User's Guide": tensor-core convolutions want NHWC; NCHW data is
+  // transposed first) must come out of the model: same FLOPs, but the
+  // channels-first convolution pays two transposes.
+  CostModel model = a100();
+  OpFingerprint conv;
+  conv.opClass = OpClass::Convolution;
+  conv.roles = {DimRole::Batch,        DimRole::Spatial, DimRole::Spatial,
+                DimRole::OutputChannel, DimRole::Window,  DimRole::Window,
+                DimRole::InputChannel};
+  conv.sizes = {32, 56, 56, 64, 3, 3, 64};
+  // 32 images of 56x56x64, f16: 2 * 32*56*56*64 * 3*3*64 FLOPs.
+  double activation = 32.0 * 56 * 56 * 64 * 2;
+  conv.flops = SymbolicCount::term(2.0 * 32 * 56 * 56 * 64 * 9 * 64, {});
+  conv.bytesRead = SymbolicCount::term(activation + 3 * 3 * 64 * 64 * 2, {});
+  conv.bytesWritten = SymbolicCount::term(activation, {});
+  CostEstimate nhwc = model.estimateOp(conv, Precision::FP16);
+  CostEstimate nchw = model.estimateChannelsFirstConvolution(
+      conv, Precision::FP16, activation, activation);
+  ASSERT_TRUE(nhwc.tensorCores);
+  // NHWC: 7.398e9 FLOPs / 312e12 = 23.71 us, compute bound (25.76 MB move
+  // in 16.57 us). NCHW adds two transposes, each reading and writing a
+  // 12.85 MB activation: 51.38 MB / 1555e9 = 33.04 us.
+  EXPECT_NEAR(nhwc.seconds(), 23.71e-6, 0.01e-6);
+  EXPECT_NEAR(nhwc.memorySeconds, 16.57e-6, 0.01e-6);
+  EXPECT_NEAR(nchw.seconds() - nhwc.seconds(), 33.04e-6, 0.01e-6);
+  EXPECT_GT(nchw.seconds() / nhwc.seconds(), 1.5);
+  // FP32 on CUDA cores: no transposes, the layouts tie.
+  CostEstimate nhwc32 = model.estimateOp(conv, Precision::FP32, 2);
+  CostEstimate nchw32 = model.estimateChannelsFirstConvolution(
+      conv, Precision::FP32, activation, activation, 2);
+  EXPECT_DOUBLE_EQ(nchw32.seconds(), nhwc32.seconds());
+}
+
 TEST(CostModelTest, FingerprintedConvolutionOnTensorCores) {
   // The fingerprint of a real op feeds the model: a ResNet 3x3 conv,
   // 64 -> 64 channels on 56x56, NHWC/HWCF.

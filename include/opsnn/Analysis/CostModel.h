@@ -61,6 +61,19 @@ public:
                           double bytesScale = 1.0,
                           double memoryEfficiency = 1.0) const;
 
+  /// A convolution whose activations are stored channels-first (NCHW) when
+  /// it runs on tensor cores: implicit-GEMM kernels load the reduced
+  /// channels as vectors, so channels-first data is transposed to
+  /// channels-last and back around the convolution (what cuDNN does for
+  /// NCHW tensor-core convolutions). `inputBytes` and `outputBytes` are the
+  /// activation tensors. Off the tensor cores the layout costs nothing
+  /// extra beyond `memoryEfficiency`.
+  CostEstimate estimateChannelsFirstConvolution(const OpFingerprint &fp,
+                                                Precision precision,
+                                                double inputBytes,
+                                                double outputBytes,
+                                                double bytesScale = 1.0) const;
+
   /// A layout.convert of `bytes`: read once and written once; a transposing
   /// conversion reads or writes with the efficiencies given.
   CostEstimate estimateLayoutConvert(double bytes, double readEfficiency = 1.0,

@@ -249,11 +249,13 @@ def ReportPass : Pass<"opsnn-report", "::mlir::ModuleOp"> {
     Writes `file` (`-` for standard output) with, for every function and
     every op that works on tensors: its class, FLOPs, bytes read and
     written, arithmetic intensity, the precision it computes in (from its
-    element types), whether tensor cores apply, and the cost model's
-    roofline estimate on `target`; then per-function totals. Ops with
+    element types), whether tensor cores apply, the layout scores of its
+    operands in their current layouts and the memory efficiency they add up
+    to, and the cost model's roofline estimate on `target` at that
+    efficiency; then per-function totals. Ops with
     symbolic counts (dynamic sizes) have their polynomials and no estimate;
-    unknown ops are listed with the reason. Layout scores and the chosen
-    layout/precision join the report when those passes exist. The schema
+    unknown ops are listed with the reason. The chosen layout and precision
+    join the report when those passes exist. The schema
     (`"schema": "opsnn-report", "version": 1`) is documented in
     docs/Report.md. The IR is not changed. The file is written only when
     the pass succeeds: never a partial report.
@@ -266,6 +268,7 @@ def ReportPass : Pass<"opsnn-report", "::mlir::ModuleOp"> {
     Option<"targetName", "target", "std::string", /*default=*/"\"a100\"",
            "Target whose roofline the estimates use (see #opsnn.target)">
   ];
+  let dependentDialects = ["::mlir::opsnn::layout::LayoutDialect"];
 }
 
 #endif // OPSNN_TRANSFORMS_PASSES_TD
