@@ -62,6 +62,26 @@ func.func @pooling(%x: tensor<1x2x9x9xf32>, %o: tensor<1x2x4x4xf32>) -> tensor<1
 
 // -----
 
+// 3-D convolution (NDHWC/DHWCF) and 3-D sum pooling (NHWC family): three
+// spatial and three window dimensions. conv: 2*2*2*2*8 outputs x 27*4
+// taps x 2 = 13824 FLOPs; pool: 1*2*2*2*4 outputs x 8 taps = 256 adds.
+// CHECK-LABEL: func @three_d
+// CHECK: linalg.conv_3d_ndhwc_dhwcf {{.*}}class = "conv", flops = 13824 : i64
+// CHECK-SAME: roles = ["batch", "spatial", "spatial", "spatial", "output_channel", "window", "window", "window", "input_channel"]
+// CHECK: linalg.pooling_ndhwc_sum {{.*}}class = "pooling", flops = 256 : i64
+// CHECK-SAME: roles = ["batch", "spatial", "spatial", "spatial", "depth", "window", "window", "window"]
+func.func @three_d(%x: tensor<1x4x4x4x4xf32>, %w: tensor<3x3x3x4x8xf32>, %o: tensor<1x2x2x2x8xf32>,
+                   %p: tensor<1x2x2x2x4xf32>) -> (tensor<1x2x2x2x8xf32>, tensor<1x2x2x2x4xf32>) {
+  %0 = linalg.conv_3d_ndhwc_dhwcf {strides = dense<1> : tensor<3xi64>, dilations = dense<1> : tensor<3xi64>}
+      ins(%x, %w : tensor<1x4x4x4x4xf32>, tensor<3x3x3x4x8xf32>) outs(%o : tensor<1x2x2x2x8xf32>) -> tensor<1x2x2x2x8xf32>
+  %k = tensor.empty() : tensor<2x2x2xf32>
+  %1 = linalg.pooling_ndhwc_sum {strides = dense<2> : tensor<3xi64>, dilations = dense<1> : tensor<3xi64>}
+      ins(%x, %k : tensor<1x4x4x4x4xf32>, tensor<2x2x2xf32>) outs(%p : tensor<1x2x2x2x4xf32>) -> tensor<1x2x2x2x4xf32>
+  return %0, %1 : tensor<1x2x2x2x8xf32>, tensor<1x2x2x2x4xf32>
+}
+
+// -----
+
 // matmul: 2*64*48*32 FLOPs; a, b and the accumulator read, c written.
 // CHECK-LABEL: func @matmul
 // CHECK: opsnn.fingerprint = {bytes_read = 26624 : i64, bytes_written = 12288 : i64, class = "contraction", flops = 196608 : i64, intensity = 5.05{{[0-9]*}} : f64, roles = ["m", "n", "k"], sizes = array<i64: 64, 48, 32>}

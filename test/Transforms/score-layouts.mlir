@@ -58,6 +58,11 @@ func.func @conv_nhwc(%x: tensor<1x58x58x64xf32>, %w: tensor<3x3x64x64xf32>, %o: 
 // A100-SAME: {lanes_walk = "d1", layout = "NHWC", operand = 0 : i64, output = "NHWC", score = 1.000000e+00 : f64, stride = 1 : i64},
 // A100-NOT: operand = 1 :
 // A100-SAME: operand = 2
+// On the host the stride-2 input also uses half of each 64-byte line.
+// HOST-LABEL: func @pool
+// HOST: opsnn.layout_scores = [
+// HOST-SAME: {lanes_walk = "d3", layout = "NCHW", operand = 0 : i64, output = "NCHW", score = 5.000000e-01 : f64, stride = 2 : i64},
+// HOST-SAME: {lanes_walk = "d1", layout = "NHWC", operand = 0 : i64, output = "NHWC", score = 1.000000e+00 : f64, stride = 1 : i64},
 func.func @pool(%x: tensor<1x64x113x113xf32>, %o: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
   %k = tensor.empty() : tensor<3x3xf32>
   %0 = linalg.pooling_nchw_max {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
@@ -73,6 +78,9 @@ func.func @pool(%x: tensor<1x64x113x113xf32>, %o: tensor<1x64x56x56xf32>) -> ten
 // A100: opsnn.layout_scores = [
 // A100-SAME: {lanes_walk = "d3", layout = "NCHW", operand = 0 : i64, output = "NCHW", score = 1.000000e+00 : f64, stride = 1 : i64},
 // A100-SAME: {lanes_walk = "d3", layout = "NHWC", operand = 0 : i64, output = "NCHW", score = 1.250000e-01 : f64, stride = 32 : i64},
+// HOST-LABEL: func @relu
+// HOST: opsnn.layout_scores = [
+// HOST-SAME: {lanes_walk = "d3", layout = "NHWC", operand = 0 : i64, output = "NCHW", score = 6.250000e-02 : f64, stride = 32 : i64},
 func.func @relu(%x: tensor<2x32x16x16xf32>) -> tensor<2x32x16x16xf32> {
   %e = tensor.empty() : tensor<2x32x16x16xf32>
   %0 = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c, h, w)>],
@@ -98,6 +106,10 @@ func.func @relu(%x: tensor<2x32x16x16xf32>) -> tensor<2x32x16x16xf32> {
 // A100-SAME: {lanes_walk = "d1", layout = "NK", operand = 1 : i64, output = "MN", score = 1.250000e-01 : f64, stride = 64 : i64},
 // A100-SAME: {lanes_walk = "d0", layout = "MK", operand = 0 : i64, output = "NM", score = 1.250000e-01 : f64, stride = 64 : i64},
 // A100-SAME: {lanes_walk = "d0", layout = "KM", operand = 0 : i64, output = "NM", score = 1.000000e+00 : f64, stride = 1 : i64},
+// HOST-LABEL: func @matmul
+// HOST: opsnn.layout_scores = [
+// HOST-SAME: {lanes_walk = "d1", layout = "KN", operand = 1 : i64, output = "MN", score = 1.000000e+00 : f64, stride = 1 : i64},
+// HOST-SAME: {lanes_walk = "d1", layout = "NK", operand = 1 : i64, output = "MN", score = 6.250000e-02 : f64, stride = 64 : i64},
 func.func @matmul(%a: tensor<128x64xf32>, %b: tensor<64x96xf32>, %c: tensor<128x96xf32>) -> tensor<128x96xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<128x64xf32>, tensor<64x96xf32>) outs(%c : tensor<128x96xf32>) -> tensor<128x96xf32>
   return %0 : tensor<128x96xf32>
