@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -209,9 +210,40 @@ static bool payloadContains(Block &body) {
 // Structured ops
 //===----------------------------------------------------------------------===//
 
+/// A constant upper bound of dynamic loop dimension `loop`, from the size of
+/// an operand dimension that is exactly that loop.
+static std::optional<int64_t> getLoopUpperBound(linalg::LinalgOp op,
+                                                unsigned loop) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<RankedTensorType>(operand.get().getType()))
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
+      auto dimExpr = dyn_cast<AffineDimExpr>(expr);
+      if (!dimExpr || dimExpr.getPosition() != loop)
+        continue;
+      FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+          presburger::BoundType::UB, {operand.get(), static_cast<int64_t>(dim)},
+          /*stopCondition=*/nullptr, /*closedUB=*/true);
+      if (succeeded(bound))
+        return *bound;
+    }
+  }
+  return std::nullopt;
+}
+
 static OpFingerprint fingerprintLinalgOp(linalg::LinalgOp op) {
   OpFingerprint fp;
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  // Dynamic sizes with a known constant upper bound count as that bound.
+  for (auto [dim, bound] : llvm::enumerate(bounds)) {
+    if (!ShapedType::isDynamic(bound))
+      continue;
+    if (std::optional<int64_t> upper = getLoopUpperBound(op, dim)) {
+      bound = *upper;
+      fp.boundedDims.push_back(dim);
+    }
+  }
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<unsigned> dynamicDims;
   double staticIterations = 1;
@@ -233,16 +265,31 @@ static OpFingerprint fingerprintLinalgOp(linalg::LinalgOp op) {
 
   // A dynamic tensor size is named after the first loop dimension of its
   // indexing expression.
+  // Bounded loops count with their bound.
   auto bytesOf = [&](OpOperand &operand) {
     AffineMap map = op.getMatchingIndexingMap(&operand);
-    return getValueBytes(operand.get(),
-                         [&](unsigned dim) -> std::optional<unsigned> {
-                           for (unsigned loop = 0; loop < map.getNumDims();
-                                ++loop)
-                             if (map.getResult(dim).isFunctionOfDim(loop))
-                               return loop;
-                           return std::nullopt;
-                         });
+    auto shaped = dyn_cast<ShapedType>(operand.get().getType());
+    if (!shaped || !shaped.hasRank())
+      return SymbolicCount(); // a scalar operand (linalg.fill's value)
+    double coefficient = getElementBytes(shaped);
+    SmallVector<unsigned> symbols;
+    for (auto [dim, size] : llvm::enumerate(shaped.getShape())) {
+      if (!ShapedType::isDynamic(size)) {
+        coefficient *= size;
+        continue;
+      }
+      for (unsigned loop = 0; loop < map.getNumDims(); ++loop) {
+        if (!map.getResult(dim).isFunctionOfDim(loop))
+          continue;
+        if (llvm::is_contained(fp.boundedDims, loop) &&
+            isa<AffineDimExpr>(map.getResult(dim)))
+          coefficient *= bounds[loop];
+        else
+          symbols.push_back(loop);
+        break;
+      }
+    }
+    return SymbolicCount::term(coefficient, symbols);
   };
   for (OpOperand *input : op.getDpsInputOperands())
     if (op.payloadUsesValueFromOperand(input))

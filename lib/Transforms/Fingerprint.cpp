@@ -43,6 +43,9 @@ static DictionaryAttr getFingerprintAttr(Builder &b, const OpFingerprint &fp) {
     attrs.append("intensity", b.getF64FloatAttr(*intensity));
   if (fp.isSymbolic())
     attrs.append("symbolic", b.getUnitAttr());
+  if (!fp.boundedDims.empty())
+    attrs.append("upper_bound_dims",
+                 b.getDenseI64ArrayAttr(llvm::to_vector_of<int64_t>(fp.boundedDims)));
   if (!fp.roles.empty()) {
     SmallVector<Attribute> roles;
     SmallVector<int64_t> sizes;

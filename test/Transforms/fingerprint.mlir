@@ -131,6 +131,20 @@ func.func @matmul_dynamic(%a: tensor<?x32xf32>, %b: tensor<32x48xf32>, %c: tenso
 
 // -----
 
+// A dynamic size with a known upper bound (a tile: min(n, 16)) counts as
+// its bound, and the fingerprint says so: 2*16*48*32 FLOPs.
+// CHECK-LABEL: func @matmul_bounded
+// CHECK: opsnn.fingerprint = {bytes_read = 11264 : i64, bytes_written = 3072 : i64, class = "contraction", flops = 49152 : i64, {{.*}}sizes = array<i64: 16, 48, 32>, upper_bound_dims = array<i64: 0>}
+func.func @matmul_bounded(%a: tensor<?x32xf32>, %b: tensor<32x48xf32>, %n: index) -> tensor<?x48xf32> {
+  %m = affine.min affine_map<(d0) -> (d0, 16)>(%n)
+  %s = tensor.extract_slice %a[0, 0] [%m, 32] [1, 1] : tensor<?x32xf32> to tensor<?x32xf32>
+  %e = tensor.empty(%m) : tensor<?x48xf32>
+  %0 = linalg.matmul ins(%s, %b : tensor<?x32xf32>, tensor<32x48xf32>) outs(%e : tensor<?x48xf32>) -> tensor<?x48xf32>
+  return %0 : tensor<?x48xf32>
+}
+
+// -----
+
 #x = affine_map<(n, c, h, w) -> (n, c, h, w)>
 #c = affine_map<(n, c, h, w) -> (c)>
 // Elementwise (ReLU), broadcast (bias add), normalization (a batch norm as

@@ -87,9 +87,12 @@ struct OpFingerprint {
   SymbolicCount bytesRead;
   SymbolicCount bytesWritten;
   /// Loop dimensions, in order: their role and static size (nullopt when
-  /// dynamic; those appear as d<i> in the counts).
+  /// dynamic and unbounded; those appear as d<i> in the counts).
   SmallVector<DimRole> roles;
   SmallVector<std::optional<int64_t>> sizes;
+  /// Dynamic loop dimensions replaced by a constant upper bound (from
+  /// ValueBoundsOpInterface): the counts are then upper bounds.
+  SmallVector<unsigned> boundedDims;
   /// Why the op is Unknown (empty otherwise).
   std::string unknownReason;
 

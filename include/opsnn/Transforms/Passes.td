@@ -194,8 +194,10 @@ def FingerprintPass : Pass<"opsnn-fingerprint"> {
     `softmax`, `gather`, `data_movement`, `unknown`. FLOPs count a
     multiply-add as 2 and casts as 0; bytes are the minimum traffic (each
     operand read once, each result written once; accumulators read too).
-    With dynamic sizes the counts are polynomials in the dynamic loop
-    dimensions (`"3072*d0"`), marked `symbolic`, and no intensity is given.
+    A dynamic size with a constant upper bound counts as its bound (listed
+    in `upper_bound_dims`); otherwise the counts are polynomials in the
+    dynamic loop dimensions (`"3072*d0"`), marked `symbolic`, and no
+    intensity is given.
     An op the analysis does not understand is `unknown` with a remark.
 
     Example:
