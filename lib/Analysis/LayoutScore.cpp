@@ -183,9 +183,8 @@ mlir::opsnn::computeLayoutScores(Operation *op,
   // output elements (at least one vector), and cache lines.
   bool gpu = target.kind == TargetDescription::Kind::GPU;
   int64_t fetchBytes = gpu ? target.sectorBytes : target.cacheLineBytes;
-  int64_t outputElementBytes = std::max<int64_t>(
-      1, getElementTypeOrSelf(output->get().getType()).getIntOrFloatBitWidth() /
-             8);
+  int64_t outputElementBytes =
+      std::max<int64_t>(1, getElementByteWidth(output->get().getType()));
   int64_t lanes = gpu ? target.warpSize
                       : std::max<int64_t>(target.warpSize,
                                           fetchBytes / outputElementBytes);
@@ -236,8 +235,7 @@ mlir::opsnn::computeLayoutScores(Operation *op,
           !linalgOp.payloadUsesValueFromOperand(&operand))
         continue; // a pooling window: never read
       AffineMap map = linalgOp.getMatchingIndexingMap(&operand);
-      int64_t elementBytes =
-          std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+      int64_t elementBytes = std::max<int64_t>(1, getElementByteWidth(type));
       std::optional<std::string> letters = layouts[operand.getOperandNumber()];
       SmallVector<std::string> candidates =
           letters ? getCandidateLayouts(*letters)

@@ -157,7 +157,7 @@ std::optional<double> OpFingerprint::getArithmeticIntensity() const {
 // Helpers
 //===----------------------------------------------------------------------===//
 
-static int64_t getElementBytes(Type type) {
+int64_t mlir::opsnn::getElementByteWidth(Type type) {
   Type element = getElementTypeOrSelf(type);
   if (!element.isIntOrIndexOrFloat())
     return 0;
@@ -172,7 +172,7 @@ getValueBytes(Value value,
   auto shaped = dyn_cast<ShapedType>(value.getType());
   if (!shaped || !shaped.hasRank())
     return {};
-  double coefficient = getElementBytes(shaped);
+  double coefficient = getElementByteWidth(shaped);
   SmallVector<unsigned> symbols;
   for (auto [dim, size] : llvm::enumerate(shaped.getShape())) {
     if (!ShapedType::isDynamic(size)) {
@@ -271,7 +271,7 @@ static OpFingerprint fingerprintLinalgOp(linalg::LinalgOp op) {
     auto shaped = dyn_cast<ShapedType>(operand.get().getType());
     if (!shaped || !shaped.hasRank())
       return SymbolicCount(); // a scalar operand (linalg.fill's value)
-    double coefficient = getElementBytes(shaped);
+    double coefficient = getElementByteWidth(shaped);
     SmallVector<unsigned> symbols;
     for (auto [dim, size] : llvm::enumerate(shaped.getShape())) {
       if (!ShapedType::isDynamic(size)) {
@@ -402,7 +402,7 @@ OpFingerprint mlir::opsnn::computeOpFingerprint(Operation *op) {
                                   [](unsigned) { return 0u; });
     // max, subtract, exp, sum, divide per element.
     fp.flops = fp.bytesWritten.scaled(
-        5.0 / getElementBytes(softmax.getType(0)));
+        5.0 / getElementByteWidth(softmax.getType(0)));
     return fp;
   }
   if (isa<tensor::GatherOp>(op)) {

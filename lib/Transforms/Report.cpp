@@ -69,8 +69,7 @@ getCurrentLayoutScores(Operation *op, const TargetDescription &target) {
         score.layout != layouts[score.operand].value_or(""))
       continue;
     auto type = cast<RankedTensorType>(op->getOperand(score.operand).getType());
-    double operandBytes = type.getNumElements() *
-                          std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    double operandBytes = type.getNumElements() * getElementByteWidth(type);
     bytes += operandBytes;
     effectiveBytes += operandBytes / score.score;
     entries.push_back(llvm::json::Object{{"operand", score.operand},

@@ -126,3 +126,23 @@ func.func @dynamic(%a: tensor<?x64xf32>, %b: tensor<64x96xf32>, %c: tensor<?x96x
   %1 = layout.convert %0 from "MK" to "KM" : tensor<?x96xf32> -> tensor<96x?xf32>
   return %0 : tensor<?x96xf32>
 }
+
+// -----
+
+// Index-typed operands (embedding ids) are 8-byte elements; the ids do not
+// depend on the column the lanes walk.
+// A100-LABEL: func @gather
+// A100: opsnn.layout_scores = [
+// A100-SAME: {lanes_walk = "d1", layout = "M", operand = 0 : i64, output = "MK", score = 1.000000e+00 : f64, stride = 0 : i64},
+// A100-SAME: {lanes_walk = "d1", layout = "MK", operand = 1 : i64, output = "MK", score = 1.000000e+00 : f64, stride = 1 : i64},
+func.func @gather(%ids: tensor<4xindex>, %table: tensor<100x4xf32>) -> tensor<4x4xf32> {
+  %eg = tensor.empty() : tensor<4x4xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ids : tensor<4xindex>) outs(%eg : tensor<4x4xf32>) {
+  ^bb0(%id: index, %o: f32):
+    %j = linalg.index 1 : index
+    %v = tensor.extract %table[%id, %j] : tensor<100x4xf32>
+    linalg.yield %v : f32
+  } -> tensor<4x4xf32>
+  return %g : tensor<4x4xf32>
+}

@@ -104,6 +104,10 @@ struct OpFingerprint {
   }
 };
 
+/// Bytes one element of `type` (or of its element type) occupies in memory:
+/// index counts 8, i1 and sub-byte types 1, non-numeric types 0.
+int64_t getElementByteWidth(Type type);
+
 /// Fingerprint of `op`: linalg structured ops are analysed through the
 /// interface; data-movement ops (layout.convert, pads, reshapes, packs,
 /// concat) get their bytes; anything else is Unknown with a reason.
