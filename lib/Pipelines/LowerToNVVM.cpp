@@ -57,6 +57,8 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
 
   // Parallel loops -> blocks of threads.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  // Innermost dimension first, so threadIdx.x walks contiguous elements.
+  pm.addPass(createReverseParallelLoopsPass());
   pm.addNestedPass<func::FuncOp>(
       createParallelLoopTilingPass(llvm::to_vector(options.tileSizes),
                                    /*noMinMaxBounds=*/true));

@@ -8,7 +8,13 @@
 // One kernel per linalg op (fill, matmul, bias add), linked with libdevice
 // and serialized to PTX for the requested chip; the host launches them.
 // PTX: llvm.func @matmul_bias
-// PTX: gpu.launch_func @{{.*}}::@{{.*}} blocks in ({{.*}}) threads in ({{.*}})
+// Default blocks of 32 x 8 threads, x along the output's columns (24 of
+// them: one block), y along its 16 rows (two blocks).
+// PTX-DAG: %[[C32:.+]] = llvm.mlir.constant(32 : index) : i64
+// PTX-DAG: %[[C8:.+]] = llvm.mlir.constant(8 : index) : i64
+// PTX-DAG: %[[C2:.+]] = llvm.mlir.constant(2 : index) : i64
+// PTX-DAG: %[[C1:.+]] = llvm.mlir.constant(1 : index) : i64
+// PTX: gpu.launch_func @{{.*}}::@{{.*}} blocks in (%[[C1]], %[[C2]], %[[C1]]) threads in (%[[C32]], %[[C8]], %[[C1]])
 // PTX-NOT: linalg.
 // PTX-NOT: scf.
 // PTX-COUNT-3: gpu.binary @{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80", link = ["{{.*}}libdevice.10.bc"]>, {{.*}}assembly = "{{.*}}.target sm_80

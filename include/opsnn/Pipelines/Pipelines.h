@@ -52,14 +52,15 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "SASS cubin assembled by the CUDA toolkit's ptxas"))};
   PassOptions::ListOption<int64_t> tileSizes{
       *this, "tile-sizes",
-      llvm::cl::desc("Threads per block along the innermost parallel loops "
-                     "(outermost first)"),
-      llvm::cl::list_init<int64_t>({8, 32})};
+      llvm::cl::desc("Threads per block along the parallel loops, innermost "
+                     "loop first (x, y, z)"),
+      llvm::cl::list_init<int64_t>({32, 8})};
 };
 
 /// linalg-on-tensors -> GPU kernels: our dialects lowered, bufferized,
-/// linalg to parallel loops, the loops tiled (tile = thread block) and
-/// mapped to blocks and threads, kernels outlined, lowered to NVVM and
+/// linalg to parallel loops (innermost dimension first, so threadIdx.x walks
+/// contiguous elements), the loops tiled (tile = thread block) and mapped to
+/// blocks and threads, kernels outlined, lowered to NVVM and
 /// serialized to PTX or cubin; host code to LLVM with gpu.launch_func.
 /// Correct, not fast: the fast path is the tensor-core codegen.
 void buildLowerToNVVMPipeline(OpPassManager &pm,

@@ -245,6 +245,36 @@ def ScoreLayoutsPass : Pass<"opsnn-score-layouts"> {
   let dependentDialects = ["::mlir::opsnn::layout::LayoutDialect"];
 }
 
+def ReverseParallelLoopsPass : Pass<"opsnn-reverse-parallel-loops"> {
+  let summary = "Reverse the dimensions of every scf.parallel, innermost first";
+  let description = [{
+    `gpu-map-parallel-loops` maps the first dimension of a parallel loop to
+    `threadIdx.x` (and `blockIdx.x`). Loops from `convert-linalg-to-parallel-
+    loops` list their dimensions outermost first, so adjacent threads would
+    walk the outermost dimension of the output, one row apart. Reversing the
+    dimensions puts the innermost, contiguous one first: adjacent threads
+    touch adjacent elements (coalesced accesses). Iteration order does not
+    matter to a parallel loop, so this never changes results.
+
+    Before:
+
+    ```mlir
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c7, %c33) step (%c1, %c1) {
+      memref.store %v, %m[%i, %j] : memref<7x33xf32>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    scf.parallel (%j, %i) = (%c0, %c0) to (%c33, %c7) step (%c1, %c1) {
+      memref.store %v, %m[%i, %j] : memref<7x33xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
 def ReportPass : Pass<"opsnn-report", "::mlir::ModuleOp"> {
   let summary = "Write a JSON report: per-op fingerprint and roofline estimate, per-function totals";
   let description = [{
