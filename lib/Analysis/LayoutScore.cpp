@@ -278,6 +278,8 @@ mlir::opsnn::computeLayoutScores(Operation *op,
         score.threadDim = laneLoops.front();
         score.operand = operand.getOperandNumber();
         score.layout = candidate;
+        score.isCurrent = outputCandidate == *outputLetters &&
+                          candidate == letters.value_or("");
         if (points.size() >= 2)
           score.stride = offsetOf(points[1]) - offsetOf(points[0]);
         if (elements.size() > 1)

@@ -165,13 +165,23 @@ int64_t mlir::opsnn::getElementByteWidth(Type type) {
   return std::max<int64_t>(1, llvm::divideCeil(bits, 8));
 }
 
-/// Bytes of a whole shaped value; dynamic sizes become `symbolFor(dim)`.
+/// How a dynamic size is counted: as a constant upper bound, as a symbol
+/// (a loop dimension d<i>), or left out of the product.
+struct DynamicSize {
+  std::optional<int64_t> bound;
+  std::optional<unsigned> symbol;
+};
+
+/// Dynamic sizes of values that are not indexed by loops: all named d0.
+static DynamicSize getUnnamedDynamicSize(unsigned) { return {std::nullopt, 0u}; }
+
+/// Bytes of a whole shaped value; `dynamicSize(dim)` says how its dynamic
+/// dimension `dim` counts.
 static SymbolicCount
-getValueBytes(Value value,
-              function_ref<std::optional<unsigned>(unsigned dim)> symbolFor) {
+getValueBytes(Value value, function_ref<DynamicSize(unsigned dim)> dynamicSize) {
   auto shaped = dyn_cast<ShapedType>(value.getType());
   if (!shaped || !shaped.hasRank())
-    return {};
+    return {}; // a scalar operand (linalg.fill's value)
   double coefficient = getElementByteWidth(shaped);
   SmallVector<unsigned> symbols;
   for (auto [dim, size] : llvm::enumerate(shaped.getShape())) {
@@ -179,8 +189,11 @@ getValueBytes(Value value,
       coefficient *= size;
       continue;
     }
-    if (std::optional<unsigned> symbol = symbolFor(dim))
-      symbols.push_back(*symbol);
+    DynamicSize resolved = dynamicSize(dim);
+    if (resolved.bound)
+      coefficient *= *resolved.bound;
+    else if (resolved.symbol)
+      symbols.push_back(*resolved.symbol);
   }
   return SymbolicCount::term(coefficient, symbols);
 }
@@ -264,32 +277,22 @@ static OpFingerprint fingerprintLinalgOp(linalg::LinalgOp op) {
                                  dynamicDims);
 
   // A dynamic tensor size is named after the first loop dimension of its
-  // indexing expression.
-  // Bounded loops count with their bound.
+  // indexing expression; a bounded loop that indexes it alone counts with
+  // its bound.
   auto bytesOf = [&](OpOperand &operand) {
     AffineMap map = op.getMatchingIndexingMap(&operand);
-    auto shaped = dyn_cast<ShapedType>(operand.get().getType());
-    if (!shaped || !shaped.hasRank())
-      return SymbolicCount(); // a scalar operand (linalg.fill's value)
-    double coefficient = getElementByteWidth(shaped);
-    SmallVector<unsigned> symbols;
-    for (auto [dim, size] : llvm::enumerate(shaped.getShape())) {
-      if (!ShapedType::isDynamic(size)) {
-        coefficient *= size;
-        continue;
-      }
+    return getValueBytes(operand.get(), [&](unsigned dim) -> DynamicSize {
+      AffineExpr expr = map.getResult(dim);
       for (unsigned loop = 0; loop < map.getNumDims(); ++loop) {
-        if (!map.getResult(dim).isFunctionOfDim(loop))
+        if (!expr.isFunctionOfDim(loop))
           continue;
         if (llvm::is_contained(fp.boundedDims, loop) &&
-            isa<AffineDimExpr>(map.getResult(dim)))
-          coefficient *= bounds[loop];
-        else
-          symbols.push_back(loop);
-        break;
+            isa<AffineDimExpr>(expr))
+          return {bounds[loop], std::nullopt};
+        return {std::nullopt, loop};
       }
-    }
-    return SymbolicCount::term(coefficient, symbols);
+      return {};
+    });
   };
   for (OpOperand *input : op.getDpsInputOperands())
     if (op.payloadUsesValueFromOperand(input))
@@ -382,12 +385,11 @@ static OpFingerprint fingerprintLinalgOp(linalg::LinalgOp op) {
 /// dynamic sizes are unnamed symbols (d0 for all: they are not loop dims).
 static void countAllOperandBytes(Operation *op, OpFingerprint &fp,
                                  bool readOperands = true) {
-  auto anySymbol = [](unsigned) -> std::optional<unsigned> { return 0u; };
   if (readOperands)
     for (Value operand : op->getOperands())
-      fp.bytesRead += getValueBytes(operand, anySymbol);
+      fp.bytesRead += getValueBytes(operand, getUnnamedDynamicSize);
   for (Value result : op->getResults())
-    fp.bytesWritten += getValueBytes(result, anySymbol);
+    fp.bytesWritten += getValueBytes(result, getUnnamedDynamicSize);
 }
 
 OpFingerprint mlir::opsnn::computeOpFingerprint(Operation *op) {
@@ -398,8 +400,7 @@ OpFingerprint mlir::opsnn::computeOpFingerprint(Operation *op) {
   if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op)) {
     fp.opClass = OpClass::Softmax;
     countAllOperandBytes(op, fp, /*readOperands=*/false);
-    fp.bytesRead += getValueBytes(softmax.getInput(),
-                                  [](unsigned) { return 0u; });
+    fp.bytesRead += getValueBytes(softmax.getInput(), getUnnamedDynamicSize);
     // max, subtract, exp, sum, divide per element.
     fp.flops = fp.bytesWritten.scaled(
         5.0 / getElementByteWidth(softmax.getType(0)));
@@ -409,8 +410,7 @@ OpFingerprint mlir::opsnn::computeOpFingerprint(Operation *op) {
     fp.opClass = OpClass::Gather;
     countAllOperandBytes(op, fp, /*readOperands=*/false);
     fp.bytesRead += fp.bytesWritten; // the gathered slices
-    fp.bytesRead += getValueBytes(op->getOperand(1),
-                                  [](unsigned) { return 0u; });
+    fp.bytesRead += getValueBytes(op->getOperand(1), getUnnamedDynamicSize);
     return fp;
   }
   if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp>(op)) {

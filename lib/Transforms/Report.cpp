@@ -12,7 +12,6 @@
 #include "opsnn/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
@@ -58,15 +57,10 @@ getCurrentLayoutScores(Operation *op, const TargetDescription &target) {
   FailureOr<SmallVector<LayoutScore>> scores = computeLayoutScores(op, target);
   if (failed(scores))
     return std::nullopt;
-  SmallVector<std::optional<std::string>> layouts = inferOperandLayouts(op);
-  auto linalgOp = cast<linalg::LinalgOp>(op);
-  std::string outputLayout =
-      *layouts[linalgOp.getDpsInitOperand(0)->getOperandNumber()];
   llvm::json::Array entries;
   double bytes = 0, effectiveBytes = 0;
   for (const LayoutScore &score : *scores) {
-    if (score.outputLayout != outputLayout ||
-        score.layout != layouts[score.operand].value_or(""))
+    if (!score.isCurrent)
       continue;
     auto type = cast<RankedTensorType>(op->getOperand(score.operand).getType());
     double operandBytes = type.getNumElements() * getElementByteWidth(type);

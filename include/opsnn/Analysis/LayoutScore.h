@@ -37,6 +37,9 @@ struct LayoutScore {
   /// Element distance between the accesses of adjacent threads (0 when the
   /// operand does not depend on the thread dimension).
   int64_t stride = 0;
+  /// Whether both the output and this operand are in their current layouts
+  /// (the layouts the IR has now).
+  bool isCurrent = false;
 };
 
 /// The logical dimension letters of each operand of `op` in its current
