@@ -7,6 +7,7 @@
 #include "opsnn/InitAll.h"
 
 #include "opsnn/Dialect/Layout/IR/LayoutDialect.h"
+#include "opsnn/Dialect/Layout/Interfaces/LayoutTransformModels.h"
 #include "opsnn/Dialect/Precision/IR/PrecisionDialect.h"
 #include "opsnn/Pipelines/Pipelines.h"
 #include "opsnn/Target/TargetDialect.h"
@@ -17,6 +18,8 @@
 void mlir::opsnn::registerAllDialects(DialectRegistry &registry) {
   registry.insert<layout::LayoutDialect, precision::PrecisionDialect,
                   OpsNNDialect>();
+  layout::registerLinalgLayoutTransformModels(registry);
+  layout::registerTensorLayoutTransformModels(registry);
 }
 
 void mlir::opsnn::registerAllPasses() {

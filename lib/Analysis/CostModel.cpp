@@ -7,6 +7,9 @@
 
 #include "opsnn/Analysis/CostModel.h"
 
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeUtilities.h"
+
 #include <cassert>
 
 using namespace mlir;
@@ -148,3 +151,26 @@ CostEstimate CostModel::estimateCast(double elements, double sourceBytes,
       elements / getPeakOpsPerSecond(Precision::FP32, false);
   return estimate;
 }
+
+/// The precision an op computes in, from the narrowest float (or integer)
+/// element type among its operands.
+Precision mlir::opsnn::inferComputePrecision(Operation *op) {
+  Precision precision = Precision::FP32;
+  unsigned narrowest = 32;
+  for (Type type : op->getOperandTypes()) {
+    Type element = getElementTypeOrSelf(type);
+    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() >= narrowest)
+      continue;
+    narrowest = element.getIntOrFloatBitWidth();
+    if (element.isF16())
+      precision = Precision::FP16;
+    else if (element.isBF16())
+      precision = Precision::BF16;
+    else if (isa<FloatType>(element) && narrowest == 8)
+      precision = Precision::FP8;
+    else if (element.isInteger(8))
+      precision = Precision::INT8;
+  }
+  return precision;
+}
+

@@ -130,6 +130,18 @@ std::optional<double> SymbolicCount::getStaticValue() const {
   return value;
 }
 
+double
+SymbolicCount::evaluate(llvm::function_ref<double(unsigned)> sizeOf) const {
+  double value = 0;
+  for (const Term &term : terms) {
+    double product = term.coefficient;
+    for (unsigned symbol : term.symbols)
+      product *= sizeOf(symbol);
+    value += product;
+  }
+  return value;
+}
+
 std::string SymbolicCount::str() const {
   if (terms.empty())
     return "0";

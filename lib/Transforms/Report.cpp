@@ -27,28 +27,6 @@ namespace mlir::opsnn {
 using namespace mlir;
 using namespace mlir::opsnn;
 
-/// The precision an op computes in, from the narrowest float (or integer)
-/// element type among its operands.
-static Precision inferPrecision(Operation *op) {
-  Precision precision = Precision::FP32;
-  unsigned narrowest = 32;
-  for (Type type : op->getOperandTypes()) {
-    Type element = getElementTypeOrSelf(type);
-    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() >= narrowest)
-      continue;
-    narrowest = element.getIntOrFloatBitWidth();
-    if (element.isF16())
-      precision = Precision::FP16;
-    else if (element.isBF16())
-      precision = Precision::BF16;
-    else if (isa<FloatType>(element) && narrowest == 8)
-      precision = Precision::FP8;
-    else if (element.isInteger(8))
-      precision = Precision::INT8;
-  }
-  return precision;
-}
-
 /// The scores of `op`'s operands in their current layouts (with the output
 /// in its current layout), and the memory efficiency they add up to: total
 /// bytes over effective bytes (each operand's bytes divided by its score).
@@ -130,7 +108,7 @@ struct ReportPass : opsnn::impl::ReportPassBase<ReportPass> {
         entry["flops"] = countToJson(fp.flops);
         entry["bytes_read"] = countToJson(fp.bytesRead);
         entry["bytes_written"] = countToJson(fp.bytesWritten);
-        Precision precision = inferPrecision(op);
+        Precision precision = inferComputePrecision(op);
         entry["precision"] = stringifyPrecision(precision);
         entry["tensor_cores"] = model.isTensorCoreEligible(fp, precision);
         if (fp.isSymbolic()) {

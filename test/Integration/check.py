@@ -84,6 +84,9 @@ def main():
     parser.add_argument("mlir")
     parser.add_argument("--ops-nn-run", required=True)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--pipeline",
+                        help="forwarded to ops-nn-run: the passes that lower "
+                             "the module (e.g. ALTE before opsnn-lower-to-cpu)")
     parser.add_argument("--save-inputs", metavar="DIR",
                         help="also keep the generated inputs as DIR/in0.npy, ...")
     args = parser.parse_args()
@@ -125,6 +128,8 @@ def main():
         command = [args.ops_nn_run, args.mlir, "--output-dir", tmp]
         if entry:
             command.append("--entry=" + entry)
+        if args.pipeline:
+            command.append("--pipeline=" + args.pipeline)
         for i, array in enumerate(inputs):
             path = os.path.join(tmp, "in%d.npy" % i)
             np.save(path, array)

@@ -157,9 +157,13 @@ int main(int argc, char **argv) {
     std::function<void(OpPassManager &)> buildPipeline;
     std::string pipelineError;
     if (!pipeline.empty()) {
-      buildPipeline = [&](OpPassManager &pm) {
+      // Accept mlir-opt's anchored form too: builtin.module(...).
+      StringRef passes = StringRef(pipeline).trim();
+      if (passes.consume_front("builtin.module(") && passes.consume_back(")"))
+        passes = passes.trim();
+      buildPipeline = [&, passes](OpPassManager &pm) {
         llvm::raw_string_ostream errors(pipelineError);
-        if (failed(parsePassPipeline(pipeline, pm, errors)))
+        if (failed(parsePassPipeline(passes, pm, errors)))
           pm.clear();
       };
     }

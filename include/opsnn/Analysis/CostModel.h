@@ -21,6 +21,10 @@ enum class Precision { FP32, TF32, FP16, BF16, FP8, INT8 };
 
 StringRef stringifyPrecision(Precision precision);
 
+/// The precision `op` computes in, from the narrowest float (or integer)
+/// element type among its operands.
+Precision inferComputePrecision(Operation *op);
+
 struct CostEstimate {
   double computeSeconds = 0;
   double memorySeconds = 0;

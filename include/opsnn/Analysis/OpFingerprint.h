@@ -51,6 +51,8 @@ public:
   bool isStatic() const;
   /// The value when static; failure otherwise.
   std::optional<double> getStaticValue() const;
+  /// The value with every dynamic dimension d<i> set to `sizeOf(i)`.
+  double evaluate(llvm::function_ref<double(unsigned)> sizeOf) const;
   /// "1204224*d0 + 512", or "3456" when static.
   std::string str() const;
 

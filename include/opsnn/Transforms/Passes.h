@@ -8,6 +8,7 @@
 #ifndef OPSNN_TRANSFORMS_PASSES_H
 #define OPSNN_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
@@ -19,6 +20,15 @@ namespace opsnn {
 
 /// layout.convert -> linalg.transpose / linalg.pack / linalg.unpack.
 void populateLowerLayoutsPatterns(RewritePatternSet &patterns);
+
+/// Moves layout.convert through linalg.fill and tensor.empty (static and
+/// dynamic sizes) and, with the op's own canonicalizations, cancels and
+/// composes conversions: the cleanup every ALTE pass runs.
+void populateLayoutConversionCleanupPatterns(RewritePatternSet &patterns);
+
+/// Pushes layout.convert through layout-agnostic ops when that removes
+/// conversions (--opsnn-propagate-layouts).
+void populatePropagateLayoutsPatterns(RewritePatternSet &patterns);
 
 /// precision ops -> arith / math / tensor / linalg.
 void populateLowerPrecisionPatterns(RewritePatternSet &patterns);

@@ -275,6 +275,114 @@ def ReverseParallelLoopsPass : Pass<"opsnn-reverse-parallel-loops"> {
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def AssignLayoutsPass : Pass<"opsnn-assign-layouts", "::mlir::func::FuncOp"> {
+  let summary = "ALTE: choose every op's layout and insert the conversions";
+  let description = [{
+    Chooses, for every op that implements `LayoutTransformOpInterface`
+    (convolutions, pooling, generics, softmax and pads of rank 3-5 upstream;
+    any op another compiler teaches), the layout it computes in, rewrites
+    the op into it and inserts `layout.convert` ops where producers and
+    consumers disagree; back-to-back inverse conversions cancel at once.
+
+    The seed rule is the floor: an op whose layout locality score in its
+    current layout (operand bytes over bytes fetched, docs/LayoutScore.md) is
+    below `score-threshold` and whose arithmetic intensity is above
+    `intensity-threshold` moves to its cheapest layout. With
+    `strategy=global` (default) every other op is then placed by the cost
+    model over the whole function: the sum of every op's roofline estimate
+    in its layout (channels-first convolutions on tensor cores pay cuDNN's
+    transposes) plus every conversion the choice needs (activations between
+    ops, filters that are not constants, function arguments and results
+    unless `abi=free`) is minimised as a Potts labeling by alpha-expansion
+    with minimum cuts (exact for two layouts; docs/ALTE.md). So a cheap op
+    between two convolutions follows them instead of costing two
+    conversions, and pooling stays channels-first when converting around
+    it costs more than it saves. `strategy=greedy` applies the seed rule
+    alone, op by op.
+
+    `prefer` pins op classes: `conv:nhwc`, `pool:keep`, ... (classes conv,
+    gemm, pool, elementwise, broadcast, reduction, norm, softmax,
+    data-movement; layouts keep, auto, nchw (channels first), nhwc
+    (channels last)). Dynamic sizes are costed at `dynamic-size-hint`, so a
+    dynamic batch gets the decisions of the static one.
+
+    With `abi=free` the function's activation arguments and results take
+    whatever layout suits the body: their types change and each carries a
+    `layout.layout` attribute naming the layout the caller must use (only
+    for functions without callers in the module).
+
+    Example: `--opsnn-assign-layouts="target=a100 prefer=pool:keep"`.
+  }];
+  let options = [
+    Option<"targetName", "target", "std::string", /*default=*/"\"a100\"",
+           "Target whose cost model decides">,
+    Option<"scoreThreshold", "score-threshold", "double", /*default=*/"0.5",
+           "Seed rule: move ops whose current layout score is below this (0..1)">,
+    Option<"intensityThreshold", "intensity-threshold", "double",
+           /*default=*/"1.0",
+           "Seed rule: ... and whose FLOPs per byte are above this (>= 0)">,
+    Option<"strategy", "strategy", "std::string", /*default=*/"\"global\"",
+           "global (cost model over the function) or greedy (seed rule only)">,
+    ListOption<"preferences", "prefer", "std::string",
+               "Pinned layouts per op class, e.g. conv:nhwc,pool:keep">,
+    Option<"abi", "abi", "std::string", /*default=*/"\"keep\"",
+           "keep: arguments and results stay in the caller's layout; free: they may change">,
+    Option<"allowTF32", "allow-tf32", "bool", /*default=*/"true",
+           "Cost f32 convolutions and GEMMs at the TF32 tensor-core rate (cuDNN's default)">,
+    Option<"dynamicSizeHint", "dynamic-size-hint", "int64_t", /*default=*/"1",
+           "Size assumed for dynamic dimensions when costing">,
+  ];
+  let dependentDialects = ["::mlir::opsnn::layout::LayoutDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numRewritten", "ops-rewritten", "Ops rewritten into another layout">,
+    Statistic<"numConversions", "conversions", "layout.convert ops left after cancelling">,
+  ];
+}
+
+def PropagateLayoutsPass : Pass<"opsnn-propagate-layouts", "::mlir::func::FuncOp"> {
+  let summary = "Push, cancel, hoist and fold layout conversions";
+  let description = [{
+    Cleans up after `--opsnn-assign-layouts` (or hand-written conversions):
+
+    - pushes a `layout.convert` through a layout-agnostic op (elementwise
+      and broadcast generics, reductions, pads, softmax) when rewriting that
+      op in the other layout removes more conversions than it adds, so
+      conversions meet and cancel;
+    - moves conversions through `linalg.fill` and `tensor.empty` (static and
+      dynamic sizes), which then cost nothing;
+    - cancels inverse pairs, composes chains and folds conversions of
+      constants (weights are converted at compile time) through the
+      op's folders and canonicalizations;
+    - hoists conversions of loop-invariant values out of loops, so a
+      conversion runs once, not per iteration;
+    - with `fold-into-generics` (default), folds a transposing conversion
+      into the indexing maps of the `linalg.generic` that consumes or
+      produces it: the generic reads or writes the other layout directly
+      and no copy remains (zero copy).
+
+    Example:
+
+    ```mlir
+    %0 = layout.convert %x from "NHWC" to "NCHW" : ...
+    %1 = linalg.generic ... ins(%0 ...)   // relu, in NCHW
+    %2 = layout.convert %1 from "NCHW" to "NHWC" : ...
+    ```
+
+    becomes the relu applied to `%x` in NHWC, with no conversion.
+  }];
+  let options = [
+    Option<"foldIntoGenerics", "fold-into-generics", "bool", /*default=*/"true",
+           "Fold remaining transposes into consumer/producer generics' indexing maps">,
+  ];
+  let dependentDialects = ["::mlir::opsnn::layout::LayoutDialect",
+                           "::mlir::linalg::LinalgDialect"];
+  let statistics = [
+    Statistic<"numConversions", "conversions", "layout.convert ops left">,
+  ];
+}
+
 def ReportPass : Pass<"opsnn-report", "::mlir::ModuleOp"> {
   let summary = "Write a JSON report: per-op fingerprint and roofline estimate, per-function totals";
   let description = [{

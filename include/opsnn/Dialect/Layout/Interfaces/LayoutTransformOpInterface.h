@@ -1,0 +1,51 @@
+//===- LayoutTransformOpInterface.h - Ops ALTE can re-lay out ---*- C++ -*-===//
+//
+// The op interface through which ALTE rewrites an op into another layout,
+// and the helpers its implementations share.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPSNN_DIALECT_LAYOUT_INTERFACES_LAYOUTTRANSFORMOPINTERFACE_H
+#define OPSNN_DIALECT_LAYOUT_INTERFACES_LAYOUTTRANSFORMOPINTERFACE_H
+
+#include "opsnn/Dialect/Layout/IR/LayoutDialect.h"
+
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include "opsnn/Dialect/Layout/Interfaces/LayoutTransformOpInterface.h.inc"
+
+namespace mlir::opsnn::layout {
+
+/// Discardable attribute that records the compute layout of ops whose name
+/// does not say it (linalg.generic, tensor.pad, linalg.softmax).
+constexpr StringLiteral kComputeLayoutAttrName = "layout.compute_layout";
+
+/// NCW, NCHW or NCDHW for rank 3, 4 or 5; null otherwise.
+LayoutAttr getChannelsFirstLayout(MLIRContext *context, int64_t rank);
+/// NWC, NHWC or NDHWC for rank 3, 4 or 5; null otherwise.
+LayoutAttr getChannelsLastLayout(MLIRContext *context, int64_t rank);
+
+/// The type `type` (stored in `from`) has once converted to `to`.
+RankedTensorType getConvertedType(RankedTensorType type, LayoutAttr from,
+                                  LayoutAttr to);
+
+/// `value` converted from `from` to `to` by a new layout.convert; `value`
+/// itself when the layouts are equal.
+Value createConvert(OpBuilder &builder, Location loc, Value value,
+                    LayoutAttr from, LayoutAttr to);
+
+/// For two unblocked layouts of the same logical dimensions: result
+/// dimension i of a conversion from `from` to `to` is source dimension
+/// perm[i].
+SmallVector<int64_t> getRelativePermutation(LayoutAttr from, LayoutAttr to);
+
+/// The layout a layout-agnostic op (a generic, a pad) computes in when it
+/// carries no kComputeLayoutAttrName: the compute layout of the op that
+/// produces its first activation operand `activation` when that op has one,
+/// else the identity (channels-first) layout of `rank`.
+LayoutAttr inferComputeLayout(Value activation, int64_t rank);
+
+} // namespace mlir::opsnn::layout
+
+#endif // OPSNN_DIALECT_LAYOUT_INTERFACES_LAYOUTTRANSFORMOPINTERFACE_H

@@ -1,0 +1,243 @@
+//===- PropagateLayouts.cpp - Push, cancel, hoist and fold conversions ----===//
+//
+// --opsnn-propagate-layouts, in three phases:
+//  1. push conversions through layout-agnostic ops when that removes more
+//     conversions than it adds (with the cleanup patterns, pairs cancel);
+//  2. hoist loop-invariant conversions out of loops;
+//  3. fold the remaining transposing conversions into the indexing maps of
+//     the linalg.generic that reads or writes them (zero copy).
+//
+//===----------------------------------------------------------------------===//
+
+#include "opsnn/Analysis/OpFingerprint.h"
+#include "opsnn/Dialect/Layout/Interfaces/LayoutTransformOpInterface.h"
+#include "opsnn/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
+namespace mlir::opsnn {
+#define GEN_PASS_DEF_PROPAGATELAYOUTSPASS
+#include "opsnn/Transforms/Passes.h.inc"
+} // namespace mlir::opsnn
+
+using namespace mlir;
+using namespace mlir::opsnn;
+using layout::ConvertOp;
+using layout::LayoutAttr;
+using layout::LayoutTransformOpInterface;
+
+/// Whether converting `value` costs nothing at run time.
+static bool isFreeToConvert(Value value) {
+  if (matchPattern(value, m_Constant()))
+    return true;
+  Operation *producer = value.getDefiningOp();
+  if (isa_and_present<tensor::EmptyOp>(producer))
+    return true;
+  if (auto fill = dyn_cast_if_present<linalg::FillOp>(producer))
+    return static_cast<bool>(fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>());
+  return false;
+}
+
+namespace {
+/// Rewrites a layout-agnostic op (anything but convolutions, contractions
+/// and pooling, whose layout the cost model chose) into the layout of the
+/// conversions around it when fewer conversions remain afterwards.
+struct PushConversionsThroughAgnosticOp
+    : OpInterfaceRewritePattern<LayoutTransformOpInterface> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+
+  LogicalResult matchAndRewrite(LayoutTransformOpInterface iface,
+                                PatternRewriter &rewriter) const override {
+    Operation *op = iface.getOperation();
+    OpClass opClass = computeOpFingerprint(op).opClass;
+    if (opClass == OpClass::Convolution || opClass == OpClass::Contraction ||
+        opClass == OpClass::Pooling)
+      return rewriter.notifyMatchFailure(op, "layout chosen by the cost model");
+    SmallVector<LayoutAttr> candidates = iface.getLayoutCandidates();
+    if (candidates.size() < 2)
+      return rewriter.notifyMatchFailure(op, "no other layout");
+    LayoutAttr current = candidates.front();
+
+    std::optional<LayoutAttr> best;
+    int bestGain = 0;
+    for (LayoutAttr layout : ArrayRef(candidates).drop_front()) {
+      int gain = conversionsRemoved(iface, current, layout);
+      if (gain > bestGain) {
+        best = layout;
+        bestGain = gain;
+      }
+    }
+    if (!best)
+      return rewriter.notifyMatchFailure(op, "no layout removes conversions");
+    if (failed(iface.rewriteInLayout(rewriter, *best)))
+      return failure();
+    return success();
+  }
+
+  /// Conversions that disappear minus conversions that appear if the op
+  /// computes in `layout` instead of `current`.
+  static int conversionsRemoved(LayoutTransformOpInterface iface,
+                                LayoutAttr current, LayoutAttr layout) {
+    Operation *op = iface.getOperation();
+    int gain = 0;
+    llvm::SmallDenseSet<Value> seen;
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value value = operand.get();
+      if (!iface.isActivationOperand(operand.getOperandNumber()) ||
+          !seen.insert(value).second)
+        continue;
+      auto convert = value.getDefiningOp<ConvertOp>();
+      if (convert && convert.getSrcLayout() == layout &&
+          convert.getDstLayout() == current)
+        gain += value.hasOneUse() ? 1 : 0; // the pair cancels
+      else if (!isFreeToConvert(value))
+        gain -= 1;
+    }
+    for (OpResult result : op->getResults()) {
+      if (!iface.isActivationResult(result.getResultNumber()) ||
+          result.use_empty())
+        continue;
+      bool allCancel = llvm::all_of(result.getUsers(), [&](Operation *user) {
+        auto convert = dyn_cast<ConvertOp>(user);
+        return convert && convert.getSrcLayout() == current &&
+               convert.getDstLayout() == layout;
+      });
+      if (allCancel)
+        gain += std::distance(result.getUsers().begin(),
+                              result.getUsers().end());
+      else
+        gain -= 1;
+    }
+    return gain;
+  }
+};
+
+/// generic(convert(x)) ==> generic(x) reading x through a permuted map.
+struct FoldConversionIntoConsumerGeneric
+    : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics())
+      return rewriter.notifyMatchFailure(op, "expected tensor semantics");
+    for (OpOperand *operand : op.getDpsInputOperands()) {
+      auto convert = operand->get().getDefiningOp<ConvertOp>();
+      if (!convert || convert.getSrcLayout().isBlocked() ||
+          convert.getDstLayout().isBlocked())
+        continue;
+      // Result dim i of the conversion is source dim perm[i]: the source's
+      // dim j is what the map's result perm^-1[j] indexes.
+      SmallVector<int64_t> inverse = invertPermutationVector(
+          layout::getRelativePermutation(convert.getSrcLayout(),
+                                         convert.getDstLayout()));
+      AffineMap map = op.getMatchingIndexingMap(operand);
+      AffineMap newMap =
+          AffineMap::get(map.getNumDims(), map.getNumSymbols(),
+                         applyPermutation(map.getResults(), inverse),
+                         op.getContext());
+      SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+      maps[operand->getOperandNumber()] = newMap;
+      rewriter.modifyOpInPlace(op, [&] {
+        operand->set(convert.getInput());
+        op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+      });
+      return success();
+    }
+    return rewriter.notifyMatchFailure(op, "no transposing conversion read");
+  }
+};
+
+/// convert(generic(...)) ==> generic writing the converted layout directly
+/// (its init converted: free when it is an empty or filled tensor).
+struct FoldConversionIntoProducerGeneric : OpRewritePattern<ConvertOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConvertOp convert,
+                                PatternRewriter &rewriter) const override {
+    auto result = dyn_cast<OpResult>(convert.getInput());
+    auto generic = dyn_cast_if_present<linalg::GenericOp>(
+        result ? result.getOwner() : nullptr);
+    if (!generic || !generic.hasPureTensorSemantics() || !result.hasOneUse())
+      return rewriter.notifyMatchFailure(convert, "not a generic's only use");
+    if (convert.getSrcLayout().isBlocked() ||
+        convert.getDstLayout().isBlocked())
+      return rewriter.notifyMatchFailure(convert, "blocked layout");
+    OpOperand *init = generic.getDpsInitOperand(result.getResultNumber());
+    if (!isFreeToConvert(init->get()) ||
+        generic.getMatchingBlockArgument(init).getUses().begin() !=
+            generic.getMatchingBlockArgument(init).getUses().end())
+      return rewriter.notifyMatchFailure(convert,
+                                         "the init's contents are read");
+    SmallVector<int64_t> permutation = layout::getRelativePermutation(
+        convert.getSrcLayout(), convert.getDstLayout());
+    Location loc = convert.getLoc();
+    rewriter.setInsertionPoint(generic);
+    Value newInit =
+        ConvertOp::create(rewriter, loc, convert.getType(), init->get(),
+                          convert.getSrcLayout(), convert.getDstLayout());
+    AffineMap map = generic.getMatchingIndexingMap(init);
+    SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+    maps[init->getOperandNumber()] =
+        AffineMap::get(map.getNumDims(), map.getNumSymbols(),
+                       applyPermutation(map.getResults(), permutation),
+                       generic.getContext());
+    rewriter.modifyOpInPlace(generic, [&] {
+      init->set(newInit);
+      generic.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+      result.setType(convert.getType());
+    });
+    rewriter.replaceOp(convert, result);
+    return success();
+  }
+};
+
+struct PropagateLayoutsPass
+    : opsnn::impl::PropagateLayoutsPassBase<PropagateLayoutsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    MLIRContext *context = &getContext();
+
+    RewritePatternSet push(context);
+    populateLayoutConversionCleanupPatterns(push);
+    populatePropagateLayoutsPatterns(push);
+    if (failed(applyPatternsGreedily(func, std::move(push))))
+      return signalPassFailure();
+
+    func.walk([&](LoopLikeOpInterface loop) {
+      moveLoopInvariantCode(
+          loop.getLoopRegions(),
+          [&](Value value, Region *) {
+            return loop.isDefinedOutsideOfLoop(value);
+          },
+          [&](Operation *op, Region *) {
+            return isa<ConvertOp, tensor::EmptyOp>(op);
+          },
+          [&](Operation *op, Region *) { loop.moveOutOfLoop(op); });
+    });
+
+    if (foldIntoGenerics) {
+      RewritePatternSet fold(context);
+      populateLayoutConversionCleanupPatterns(fold);
+      fold.add<FoldConversionIntoConsumerGeneric,
+               FoldConversionIntoProducerGeneric>(context);
+      if (failed(applyPatternsGreedily(func, std::move(fold))))
+        return signalPassFailure();
+    }
+    func.walk([&](ConvertOp) { ++numConversions; });
+  }
+};
+} // namespace
+
+void mlir::opsnn::populatePropagateLayoutsPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<PushConversionsThroughAgnosticOp>(patterns.getContext());
+}
