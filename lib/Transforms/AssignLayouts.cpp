@@ -23,6 +23,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::opsnn {
 #define GEN_PASS_DEF_ASSIGNLAYOUTSPASS
@@ -221,7 +222,8 @@ private:
   void collectNodes(func::FuncOp func);
   void buildProblem(func::FuncOp func, LayoutCostEstimator &estimator);
   void pinNodes(LayoutCostEstimator &estimator);
-  void rewrite(func::FuncOp func, ArrayRef<unsigned> labels);
+  void annotateDecisions(ArrayRef<unsigned> chosen);
+  void rewrite(func::FuncOp func, ArrayRef<unsigned> chosen);
   unsigned labelOf(LayoutAttr layout);
 
   DenseMap<OpClass, Preference> preferenceOf;
@@ -231,8 +233,12 @@ private:
   DenseMap<unsigned, unsigned> resultNodeOf;
   SmallVector<LayoutAttr> labels;
   LabelingProblem problem;
-  /// Per node: the only label it may take (seed rule or preference).
+  /// problem.unary before pinning: each node's cost in every candidate.
+  std::vector<std::vector<double>> unpinnedCosts;
+  /// Per node: the only label it may take (seed rule or preference), and
+  /// which of the two pinned it.
   SmallVector<std::optional<unsigned>> pinned;
+  SmallVector<StringRef> pinReason;
 };
 } // namespace
 
@@ -242,10 +248,10 @@ LogicalResult AssignLayoutsPass::parseOptions(func::FuncOp func) {
   };
   if (!(scoreThreshold >= 0.0 && scoreThreshold <= 1.0))
     return fail("score-threshold must be in [0, 1], got " +
-                std::to_string(scoreThreshold.getValue()));
+                llvm::formatv("{0}", scoreThreshold.getValue()).str());
   if (!(intensityThreshold >= 0.0))
     return fail("intensity-threshold must be >= 0, got " +
-                std::to_string(intensityThreshold.getValue()));
+                llvm::formatv("{0}", intensityThreshold.getValue()).str());
   if (strategy != "global" && strategy != "greedy")
     return fail("strategy must be global or greedy, got '" + strategy + "'");
   if (abi != "keep" && abi != "free")
@@ -430,17 +436,21 @@ void AssignLayoutsPass::buildProblem(func::FuncOp func,
 
 void AssignLayoutsPass::pinNodes(LayoutCostEstimator &estimator) {
   pinned.assign(nodes.size(), std::nullopt);
+  pinReason.assign(nodes.size(), "cost-model");
   for (unsigned n = 0; n < nodes.size(); ++n) {
     Node &node = nodes[n];
     if (!node.op)
       continue;
     MLIRContext *context = node.op->getContext();
     int64_t rank = node.current.getLogicalRank();
+    Preference preference = preferenceOf.lookup(node.opClass);
     auto pinTo = [&](LayoutAttr layout) {
-      if (llvm::is_contained(node.candidates, layout))
-        pinned[n] = labelOf(layout);
+      if (!llvm::is_contained(node.candidates, layout))
+        return;
+      pinned[n] = labelOf(layout);
+      pinReason[n] = preference == Preference::Auto ? "seed-rule" : "prefer";
     };
-    switch (preferenceOf.lookup(node.opClass)) {
+    switch (preference) {
     case Preference::Keep:
       pinTo(node.current);
       break;
@@ -473,6 +483,27 @@ void AssignLayoutsPass::pinNodes(LayoutCostEstimator &estimator) {
       for (unsigned label = 0; label < labels.size(); ++label)
         if (label != *pinned[n])
           problem.unary[n][label] = LabelingProblem::kForbidden;
+  }
+}
+
+void AssignLayoutsPass::annotateDecisions(ArrayRef<unsigned> chosen) {
+  for (auto [n, node] : llvm::enumerate(nodes)) {
+    if (!node.op)
+      continue;
+    Builder b(node.op->getContext());
+    SmallVector<NamedAttribute> costs;
+    for (LayoutAttr layout : node.candidates) {
+      double seconds = unpinnedCosts[n][labelOf(layout)];
+      if (seconds < LabelingProblem::kForbidden)
+        costs.push_back(
+            b.getNamedAttr(layout.getName(), b.getF64FloatAttr(seconds)));
+    }
+    node.op->setAttr(
+        "layout.decision",
+        b.getDictionaryAttr(
+            {b.getNamedAttr("layout", labels[chosen[n]]),
+             b.getNamedAttr("reason", b.getStringAttr(pinReason[n])),
+             b.getNamedAttr("seconds", b.getDictionaryAttr(costs))}));
   }
 }
 
@@ -523,7 +554,7 @@ void AssignLayoutsPass::rewrite(func::FuncOp func, ArrayRef<unsigned> chosen) {
     resultTypes = llvm::to_vector(ret->getOperandTypes());
   });
   func.setFunctionType(FunctionType::get(
-      func.getContext(), func.getArgumentTypes(), resultTypes));
+      func.getContext(), func.getBody().getArgumentTypes(), resultTypes));
 }
 
 void AssignLayoutsPass::runOnOperation() {
@@ -541,12 +572,15 @@ void AssignLayoutsPass::runOnOperation() {
     LayoutCostEstimator estimator(*lookupTarget(targetName), allowTF32,
                                   dynamicSizeHint);
     buildProblem(func, estimator);
+    unpinnedCosts = problem.unary;
     pinNodes(estimator);
     std::vector<unsigned> chosen;
     for (unsigned n = 0; n < nodes.size(); ++n)
       chosen.push_back(pinned[n] ? *pinned[n] : labelOf(nodes[n].current));
     if (strategy == "global")
       chosen = solveLabeling(problem, std::move(chosen));
+    if (annotate)
+      annotateDecisions(chosen);
     rewrite(func, chosen);
   }
 

@@ -311,6 +311,11 @@ def AssignLayoutsPass : Pass<"opsnn-assign-layouts", "::mlir::func::FuncOp"> {
     `layout.layout` attribute naming the layout the caller must use (only
     for functions without callers in the module).
 
+    With `annotate`, every flexible op carries `layout.decision`: the
+    layout chosen, the reason (`seed-rule`, `prefer`, `cost-model`) and its
+    own estimated seconds in each candidate layout (conversions at fixed
+    boundaries included).
+
     Example: `--opsnn-assign-layouts="target=a100 prefer=pool:keep"`.
   }];
   let options = [
@@ -331,6 +336,8 @@ def AssignLayoutsPass : Pass<"opsnn-assign-layouts", "::mlir::func::FuncOp"> {
            "Cost f32 convolutions and GEMMs at the TF32 tensor-core rate (cuDNN's default)">,
     Option<"dynamicSizeHint", "dynamic-size-hint", "int64_t", /*default=*/"1",
            "Size assumed for dynamic dimensions when costing">,
+    Option<"annotate", "annotate", "bool", /*default=*/"false",
+           "Attach layout.decision to every flexible op: its layout, why, and its costs">,
   ];
   let dependentDialects = ["::mlir::opsnn::layout::LayoutDialect",
                            "::mlir::linalg::LinalgDialect",

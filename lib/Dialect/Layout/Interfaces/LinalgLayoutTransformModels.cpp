@@ -6,7 +6,8 @@
 //  - linalg.generic: any generic over activations of rank 3-5 (elementwise,
 //    broadcasts, reductions, batch norm as lowered), by permuting its
 //    indexing maps and its loops;
-//  - linalg.softmax, by moving its dimension.
+//  - linalg.softmax, by moving its dimension; linalg.reduce, by moving its
+//    reduced dimensions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -385,10 +386,98 @@ struct SoftmaxOpLayoutModel
     auto newOp = linalg::SoftmaxOp::create(rewriter, loc,
                                            TypeRange{output.getType()}, input,
                                            output, dimension);
+    for (NamedAttribute attr : op->getDiscardableAttrs())
+      newOp->setAttr(attr.getName(), attr.getValue());
     newOp->setAttr(kComputeLayoutAttrName, layout);
     rewriter.replaceOp(op, createConvert(rewriter, loc, newOp.getResult()[0],
                                          layout, current));
     return newOp.getOperation();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// linalg.reduce
+//===----------------------------------------------------------------------===//
+
+/// linalg.reduce over an activation: the reduced dimensions move with the
+/// layout. Only when the kept dimensions stay in the same order (reducing
+/// the channels, or all the spatial dimensions, of NCHW <-> NHWC): the
+/// result, which is not an activation, must not change.
+struct ReduceOpLayoutModel
+    : LayoutTransformOpInterface::ExternalModel<ReduceOpLayoutModel,
+                                                linalg::ReduceOp> {
+  static int64_t getRank(Operation *op) {
+    auto reduce = cast<linalg::ReduceOp>(op);
+    if (reduce.getInputs().size() != 1)
+      return 0;
+    int64_t rank =
+        cast<ShapedType>(reduce.getInputs()[0].getType()).getRank();
+    return rank >= 3 && rank <= 5 ? rank : 0;
+  }
+
+  /// The reduced dimensions in `layout`, when the kept ones keep their
+  /// order.
+  static std::optional<SmallVector<int64_t>>
+  getDimensionsIn(linalg::ReduceOp reduce, LayoutAttr current,
+                  LayoutAttr layout) {
+    SmallVector<int64_t> relative = getRelativePermutation(current, layout);
+    SmallVector<int64_t> dims, keptOld, keptNew;
+    ArrayRef<int64_t> reduced = reduce.getDimensions();
+    for (auto [newDim, oldDim] : llvm::enumerate(relative)) {
+      if (llvm::is_contained(reduced, oldDim))
+        dims.push_back(newDim);
+      else
+        keptNew.push_back(oldDim);
+    }
+    for (int64_t d = 0; d < static_cast<int64_t>(relative.size()); ++d)
+      if (!llvm::is_contained(reduced, d))
+        keptOld.push_back(d);
+    if (keptOld != keptNew)
+      return std::nullopt;
+    return dims;
+  }
+
+  LayoutAttr getComputeLayout(Operation *op) const {
+    int64_t rank = getRank(op);
+    if (rank == 0)
+      return {};
+    return getAgnosticComputeLayout(op, rank, op->getOperand(0));
+  }
+  SmallVector<LayoutAttr> getLayoutCandidates(Operation *op) const {
+    LayoutAttr current = getComputeLayout(op);
+    SmallVector<LayoutAttr> candidates;
+    for (LayoutAttr layout : getAgnosticCandidates(current))
+      if (layout == current ||
+          getDimensionsIn(cast<linalg::ReduceOp>(op), current, layout))
+        candidates.push_back(layout);
+    return candidates;
+  }
+  bool isActivationOperand(Operation *, unsigned operandNumber) const {
+    return operandNumber == 0;
+  }
+  bool isActivationResult(Operation *, unsigned) const { return false; }
+
+  FailureOr<Operation *> rewriteInLayout(Operation *op, RewriterBase &rewriter,
+                                         LayoutAttr layout) const {
+    auto reduce = cast<linalg::ReduceOp>(op);
+    LayoutAttr current = getComputeLayout(op);
+    if (!current || !reduce.hasPureTensorSemantics() || current.isBlocked() ||
+        layout.isBlocked() ||
+        current.getLogicalDims() != layout.getLogicalDims())
+      return rewriter.notifyMatchFailure(op, "not an unblocked candidate");
+    std::optional<SmallVector<int64_t>> dims =
+        getDimensionsIn(reduce, current, layout);
+    if (!dims)
+      return rewriter.notifyMatchFailure(op, "kept dimensions would move");
+    rewriter.setInsertionPoint(op);
+    Value input = createConvert(rewriter, op->getLoc(), reduce.getInputs()[0],
+                                current, layout);
+    rewriter.modifyOpInPlace(op, [&] {
+      op->setOperand(0, input);
+      reduce.setDimensions(*dims);
+      op->setAttr(kComputeLayoutAttrName, layout);
+    });
+    return op;
   }
 };
 
@@ -413,5 +502,6 @@ void mlir::opsnn::layout::registerLinalgLayoutTransformModels(
         linalg::PoolingNcwSumOp, linalg::PoolingNwcSumOp>(context);
     linalg::GenericOp::attachInterface<GenericOpLayoutModel>(*context);
     linalg::SoftmaxOp::attachInterface<SoftmaxOpLayoutModel>(*context);
+    linalg::ReduceOp::attachInterface<ReduceOpLayoutModel>(*context);
   });
 }

@@ -72,6 +72,8 @@ struct PadOpLayoutModel
         applyPermutation(pad.getMixedLowPad(), relative),
         applyPermutation(pad.getMixedHighPad(), relative), paddingValue,
         pad.getNofold());
+    for (NamedAttribute attr : op->getDiscardableAttrs())
+      newPad->setAttr(attr.getName(), attr.getValue());
     newPad->setAttr(kComputeLayoutAttrName, layout);
     rewriter.replaceOp(op, createConvert(rewriter, loc, newPad.getResult(),
                                          layout, current));
