@@ -26,8 +26,9 @@
 // CHECK: return
 // CHECK-LABEL: func @resnet_block_dynamic(
 // CHECK: layout.convert %arg0 from "NCHW" to "NHWC" : tensor<?x64x56x56xf32> -> tensor<?x56x56x64xf32>
+// CHECK: layout.convert %arg1 from "FCHW" to "HWCF"
 // CHECK: tensor.empty(%{{.*}}) : tensor<?x56x56x64xf32>
-// CHECK-COUNT-2: layout.convert
+// CHECK: layout.convert %arg6 from "FCHW" to "HWCF"
 // CHECK-NOT: layout.convert
 // CHECK: return
 
