@@ -501,7 +501,8 @@ void AssignLayoutsPass::annotateDecisions(ArrayRef<unsigned> chosen) {
     node.op->setAttr(
         "layout.decision",
         b.getDictionaryAttr(
-            {b.getNamedAttr("layout", labels[chosen[n]]),
+            {b.getNamedAttr("from", node.current),
+             b.getNamedAttr("layout", labels[chosen[n]]),
              b.getNamedAttr("reason", b.getStringAttr(pinReason[n])),
              b.getNamedAttr("seconds", b.getDictionaryAttr(costs))}));
   }

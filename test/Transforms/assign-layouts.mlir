@@ -89,9 +89,9 @@ func.func @conv_relu_conv(%x: tensor<1x64x56x56xf32>, %w1: tensor<64x64x3x3xf32>
 // PINNED-LABEL: func @pool_conv_relu_conv
 // PINNED: layout.convert %arg0 from "NCHW" to "NHWC" : tensor<1x64x112x112xf32> -> tensor<1x112x112x64xf32>
 // PINNED: linalg.pooling_nhwc_max
-// PINNED-SAME: layout.decision = {layout = #layout<"NHWC">, reason = "prefer", seconds = {NCHW = {{.*}} : f64, NHWC = {{.*}} : f64}}
+// PINNED-SAME: layout.decision = {from = #layout<"NCHW">, layout = #layout<"NHWC">, reason = "prefer", seconds = {NCHW = {{.*}} : f64, NHWC = {{.*}} : f64}}
 // PINNED: linalg.conv_2d_nhwc_hwcf
-// PINNED-SAME: layout.decision = {layout = #layout<"NHWC">, reason = "cost-model"
+// PINNED-SAME: layout.decision = {from = #layout<"NCHW">, layout = #layout<"NHWC">, reason = "cost-model"
 func.func @pool_conv_relu_conv(%x: tensor<1x64x112x112xf32>, %w1: tensor<64x64x3x3xf32>, %w2: tensor<64x64x3x3xf32>) -> tensor<1x64x52x52xf32> {
   %zero = arith.constant 0.0 : f32
   %ninf = arith.constant 0xFF800000 : f32

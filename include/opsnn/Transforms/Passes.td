@@ -328,7 +328,7 @@ def AssignLayoutsPass : Pass<"opsnn-assign-layouts", "::mlir::func::FuncOp"> {
     for functions without callers in the module).
 
     With `annotate`, every flexible op carries `layout.decision`: the
-    layout chosen, the reason (`seed-rule`, `prefer`, `cost-model`) and its
+    layout it had (`from`), the layout chosen, the reason (`seed-rule`, `prefer`, `cost-model`) and its
     own estimated seconds in each candidate layout (conversions at fixed
     boundaries included).
 
