@@ -364,6 +364,42 @@ def AssignLayoutsPass : Pass<"opsnn-assign-layouts", "::mlir::func::FuncOp"> {
   ];
 }
 
+def AssignEmbeddingLayoutsPass
+    : Pass<"opsnn-assign-embedding-layouts", "::mlir::func::FuncOp"> {
+  let summary = "ALTE for embedding tables: hot features row-contiguous, from an access profile";
+  let description = [{
+    For DLRM-style models. An embedding lookup is a `linalg.generic` whose
+    payload does `tensor.extract %table[...]` on a captured 2-D table with
+    one index from the looked-up id and one from `linalg.index` (the
+    embedding column). A table stored column-major (`KM`: embedding
+    dimension outermost, rows innermost) makes every lookup touch one
+    sector per element; row-contiguous (`MK`) reads a row in
+    `ceil(D * bytes / sector)` sectors.
+
+    `access-profile` (JSON, docs/ALTE.md) gives each feature's lookups per
+    call. A feature is *hot* when the bytes its lookups save in the
+    row-contiguous layout, at the target's bandwidth, exceed the cost of
+    converting its table (nothing for a constant table: converted at
+    compile time; a function-argument table is converted once per call,
+    shared by all its lookups). Hot tables are converted (`layout.convert
+    from "KM" to "MK"`, placed once after the table's definition) and their
+    lookups read the new layout; cold ones (and features absent from the
+    profile) are kept as they are. Every lookup records its decision in
+    `layout.embedding`.
+
+    The feature of a lookup is its `opsnn.feature` string attribute, else
+    the `opsnn.feature` argument attribute of its table, else `arg<N>` for
+    a table passed as argument N.
+  }];
+  let options = [
+    Option<"accessProfile", "access-profile", "std::string", /*default=*/"\"\"",
+           "JSON file with each feature's lookups per call (required)">,
+    Option<"targetName", "target", "std::string", /*default=*/"\"a100\"",
+           "Target whose bandwidth and sector size the decision uses">,
+  ];
+  let dependentDialects = ["::mlir::opsnn::layout::LayoutDialect"];
+}
+
 def PropagateLayoutsPass : Pass<"opsnn-propagate-layouts", "::mlir::func::FuncOp"> {
   let summary = "Push, cancel, hoist and fold layout conversions";
   let description = [{
