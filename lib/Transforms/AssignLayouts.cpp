@@ -589,5 +589,6 @@ void AssignLayoutsPass::runOnOperation() {
   populateLayoutConversionCleanupPatterns(patterns);
   // Not converging within the driver's iterations leaves valid IR.
   (void)applyPatternsGreedily(func, std::move(patterns));
+  mergeDuplicateConversions(func);
   func.walk([&](ConvertOp) { ++numConversions; });
 }

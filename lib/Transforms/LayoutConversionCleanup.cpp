@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/IR/Dominance.h"
 
 using namespace mlir;
 using namespace mlir::opsnn;
@@ -62,6 +63,27 @@ struct ConvertOfDynamicEmpty : OpRewritePattern<ConvertOp> {
   }
 };
 } // namespace
+
+void mlir::opsnn::mergeDuplicateConversions(Operation *root) {
+  DominanceInfo dominance(root);
+  SmallVector<ConvertOp> converts;
+  root->walk([&](ConvertOp op) { converts.push_back(op); });
+  for (ConvertOp op : converts) {
+    if (!op->getBlock())
+      continue; // erased as a duplicate already
+    for (Operation *user :
+         llvm::make_early_inc_range(op.getInput().getUsers())) {
+      auto other = dyn_cast<ConvertOp>(user);
+      if (!other || other == op || other.getType() != op.getType() ||
+          other.getSrcLayout() != op.getSrcLayout() ||
+          other.getDstLayout() != op.getDstLayout() ||
+          !dominance.properlyDominates(op.getOperation(), other))
+        continue;
+      other.getResult().replaceAllUsesWith(op.getResult());
+      other->erase();
+    }
+  }
+}
 
 void mlir::opsnn::populateLayoutConversionCleanupPatterns(
     RewritePatternSet &patterns) {

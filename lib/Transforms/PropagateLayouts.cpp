@@ -3,7 +3,8 @@
 // --opsnn-propagate-layouts, in three phases:
 //  1. push conversions through layout-agnostic ops when that removes more
 //     conversions than it adds (with the cleanup patterns, pairs cancel);
-//  2. hoist loop-invariant conversions out of loops;
+//  2. move conversions of arguments to the top of the function and merge
+//     duplicates; hoist loop-invariant conversions out of loops;
 //  3. fold the remaining transposing conversions into the indexing maps of
 //     the linalg.generic that reads or writes them (zero copy).
 //
@@ -229,6 +230,24 @@ struct PropagateLayoutsPass
     populatePropagateLayoutsPatterns(push);
     // Not converging within the driver's iterations leaves valid IR.
     (void)applyPatternsGreedily(func, std::move(push));
+
+    // Conversions of arguments run first, once per call, whatever region
+    // they were in; duplicates merge into them.
+    if (!func.isExternal()) {
+      Block &entry = func.getBody().front();
+      Operation *insertionPoint = nullptr;
+      func.walk([&](ConvertOp op) {
+        auto argument = dyn_cast<BlockArgument>(op.getInput());
+        if (!argument || argument.getOwner() != &entry)
+          return;
+        if (insertionPoint)
+          op->moveAfter(insertionPoint);
+        else
+          op->moveBefore(&entry, entry.begin());
+        insertionPoint = op;
+      });
+    }
+    mergeDuplicateConversions(func);
 
     func.walk([&](LoopLikeOpInterface loop) {
       moveLoopInvariantCode(

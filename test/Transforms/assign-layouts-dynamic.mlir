@@ -19,7 +19,8 @@
 // ASSIGN: return
 
 // After propagation the last conversion is folded into the final
-// batch-norm/add/relu generic's indexing map (it reads NHWC directly).
+// batch-norm/add/relu generic's indexing map (it reads NHWC directly), and
+// the conversions of arguments run first, once per call.
 // CHECK-LABEL: func @resnet_block(
 // CHECK-COUNT-3: layout.convert
 // CHECK-NOT: layout.convert
@@ -27,8 +28,9 @@
 // CHECK-LABEL: func @resnet_block_dynamic(
 // CHECK: layout.convert %arg0 from "NCHW" to "NHWC" : tensor<?x64x56x56xf32> -> tensor<?x56x56x64xf32>
 // CHECK: layout.convert %arg1 from "FCHW" to "HWCF"
-// CHECK: tensor.empty(%{{.*}}) : tensor<?x56x56x64xf32>
 // CHECK: layout.convert %arg6 from "FCHW" to "HWCF"
+// CHECK-NOT: layout.convert
+// CHECK: tensor.empty(%{{.*}}) : tensor<?x56x56x64xf32>
 // CHECK-NOT: layout.convert
 // CHECK: return
 

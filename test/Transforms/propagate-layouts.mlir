@@ -73,10 +73,12 @@ func.func @constant() -> tensor<2x3x1x1xf32> {
   return %a : tensor<2x3x1x1xf32>
 }
 
-// A loop-invariant conversion runs once, before the loop.
+// A loop-invariant conversion runs once, before the loop (a conversion of
+// an argument: at the top of the function).
 // CHECK-LABEL: func @hoist
 // CHECK: %[[A:.*]] = layout.convert %arg0 from "NCHW" to "NHWC"
-// CHECK-NEXT: scf.for
+// CHECK-NOT: layout.convert
+// CHECK: scf.for
 // CHECK-NOT: layout.convert
 // CHECK: arith.addf %{{.*}}, %[[A]] : tensor<1x8x8x16xf32>
 func.func @hoist(%x: tensor<1x16x8x8xf32>, %n: index) -> tensor<1x8x8x16xf32> {
@@ -127,4 +129,15 @@ func.func @fold_into_producer(%x: tensor<1x16x8x8xf32>, %y: tensor<1x16x8x8xf32>
   } -> tensor<1x16x8x8xf32>
   %a = layout.convert %r from "NCHW" to "NHWC" : tensor<1x16x8x8xf32> -> tensor<1x8x8x16xf32>
   return %a : tensor<1x8x8x16xf32>
+}
+
+// Two readers of one conversion share it.
+// CHECK-LABEL: func @merge_duplicates
+// CHECK: %[[A:.*]] = layout.convert %arg0 from "NCHW" to "NHWC"
+// CHECK-NOT: layout.convert
+// CHECK: return %[[A]], %[[A]]
+func.func @merge_duplicates(%x: tensor<1x16x8x8xf32>) -> (tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>) {
+  %a = layout.convert %x from "NCHW" to "NHWC" : tensor<1x16x8x8xf32> -> tensor<1x8x8x16xf32>
+  %b = layout.convert %x from "NCHW" to "NHWC" : tensor<1x16x8x8xf32> -> tensor<1x8x8x16xf32>
+  return %a, %b : tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>
 }

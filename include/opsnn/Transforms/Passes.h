@@ -26,6 +26,10 @@ void populateLowerLayoutsPatterns(RewritePatternSet &patterns);
 /// composes conversions: the cleanup every ALTE pass runs.
 void populateLayoutConversionCleanupPatterns(RewritePatternSet &patterns);
 
+/// Replaces every layout.convert by an identical one (same input and
+/// layouts) that dominates it: one conversion per value and layout.
+void mergeDuplicateConversions(Operation *root);
+
 /// Pushes layout.convert through layout-agnostic ops when that removes
 /// conversions (--opsnn-propagate-layouts).
 void populatePropagateLayoutsPatterns(RewritePatternSet &patterns);

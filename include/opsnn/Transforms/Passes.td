@@ -414,8 +414,10 @@ def PropagateLayoutsPass : Pass<"opsnn-propagate-layouts", "::mlir::func::FuncOp
     - cancels inverse pairs, composes chains and folds conversions of
       constants (weights are converted at compile time) through the
       op's folders and canonicalizations;
-    - hoists conversions of loop-invariant values out of loops, so a
-      conversion runs once, not per iteration;
+    - moves conversions of function arguments to the top of the function
+      (out of any loop or region: once per call) and merges identical
+      conversions of one value, so every reader shares one converted
+      buffer; hoists other loop-invariant conversions out of loops;
     - with `fold-into-generics` (default), folds a transposing conversion
       into the indexing maps of the `linalg.generic` that consumes or
       produces it: the generic reads or writes the other layout directly
