@@ -6,7 +6,10 @@
 #     linalg/arith, printing the IR after each step;
 #  2. ops-nn-run compiles the ResNet block of examples/resnet_block.mlir for
 #     the CPU, checks its output against NumPy and times it;
-#  3. the same block is lowered for the GPU (PTX for sm_80) and its kernels
+#  3. ALTE chooses the block's layouts for an A100 (NHWC convolutions, one
+#     conversion in, filters converted, the last conversion folded into the
+#     final generic); the result runs on the CPU against NumPy;
+#  4. the same block is lowered for the GPU (PTX for sm_80) and its kernels
 #     are assembled with ptxas for sm_80 and sm_90.
 #
 # Usage: ./scripts/demo.sh [FILE.mlir]   (FILE replaces conv_block.mlir in 1.)
@@ -34,6 +37,19 @@ log "ops-nn-run timing (10 runs after 2 warm-up)"
 args=()
 for i in $(seq 0 10); do args+=(--input="$inputs/in$i.npy"); done
 "$run" "$block" "${args[@]}" --output-dir "$inputs/out" --repeat=10 --warmup=2
+
+log "ALTE for an A100 on the ResNet block: layouts chosen, conversions left (docs/ALTE.md)"
+"$opt" "$block" --opsnn-assign-layouts="target=a100 annotate" \
+  --opsnn-propagate-layouts --opsnn-report -o /dev/null | python3 -c '
+import json, sys
+ops = json.load(sys.stdin)["functions"][0]
+for op in ops["ops"]:
+    if "layout" in op or op["op"] == "layout.convert":
+        print("  %-26s %-5s %s" % (op["op"], op.get("layout", ""), op.get("layout_reason", "")))
+print("  layout.convert left: %d" % ops["totals"]["layout_conversions"])'
+log "the ResNet block after ALTE, run on the CPU vs NumPy"
+python3 "$OPSNN_ROOT/test/Integration/check.py" "$block" --ops-nn-run "$run" \
+  --pipeline="func.func(opsnn-assign-layouts{target=a100},opsnn-propagate-layouts),opsnn-lower-to-cpu"
 
 if [ -x /usr/local/cuda/bin/ptxas ]; then
   log "ResNet block lowered for the GPU; kernels assembled with ptxas"

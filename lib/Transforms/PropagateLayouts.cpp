@@ -137,6 +137,19 @@ struct PushConversionsThroughAgnosticOp
   }
 };
 
+/// Records the layout a generic computes in before a fold changes what its
+/// operands look like (the layout is otherwise inferred from them).
+static void pinComputeLayout(linalg::GenericOp op, RewriterBase &rewriter) {
+  if (op->hasAttr(layout::kComputeLayoutAttrName))
+    return;
+  auto iface = dyn_cast<LayoutTransformOpInterface>(op.getOperation());
+  if (!iface)
+    return;
+  if (LayoutAttr current = iface.getComputeLayout())
+    rewriter.modifyOpInPlace(
+        op, [&] { op->setAttr(layout::kComputeLayoutAttrName, current); });
+}
+
 /// generic(convert(x)) ==> generic(x) reading x through a permuted map.
 struct FoldConversionIntoConsumerGeneric
     : OpRewritePattern<linalg::GenericOp> {
@@ -163,6 +176,7 @@ struct FoldConversionIntoConsumerGeneric
                          op.getContext());
       SmallVector<AffineMap> maps = op.getIndexingMapsArray();
       maps[operand->getOperandNumber()] = newMap;
+      pinComputeLayout(op, rewriter);
       rewriter.modifyOpInPlace(op, [&] {
         operand->set(convert.getInput());
         op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
@@ -197,6 +211,7 @@ struct FoldConversionIntoProducerGeneric : OpRewritePattern<ConvertOp> {
     SmallVector<int64_t> permutation = layout::getRelativePermutation(
         convert.getSrcLayout(), convert.getDstLayout());
     Location loc = convert.getLoc();
+    pinComputeLayout(generic, rewriter);
     rewriter.setInsertionPoint(generic);
     Value newInit =
         ConvertOp::create(rewriter, loc, convert.getType(), init->get(),

@@ -9,6 +9,7 @@
 #include "opsnn/Analysis/LayoutScore.h"
 #include "opsnn/Analysis/OpFingerprint.h"
 #include "opsnn/Dialect/Layout/IR/LayoutDialect.h"
+#include "opsnn/Dialect/Layout/Interfaces/LayoutTransformOpInterface.h"
 #include "opsnn/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -90,7 +91,7 @@ struct ReportPass : opsnn::impl::ReportPassBase<ReportPass> {
         continue;
       llvm::json::Array ops;
       double totalFlops = 0, totalBytes = 0, totalSeconds = 0;
-      int64_t unknownOps = 0, symbolicOps = 0;
+      int64_t unknownOps = 0, symbolicOps = 0, conversions = 0;
       func.walk<WalkOrder::PreOrder>([&](Operation *op) {
         if (isFingerprintIrrelevant(op))
           return WalkResult::advance();
@@ -99,6 +100,16 @@ struct ReportPass : opsnn::impl::ReportPassBase<ReportPass> {
             {"op", op->getName().getStringRef()},
             {"loc", locationToString(op->getLoc())},
             {"class", stringifyOpClass(fp.opClass)}};
+        if (isa<layout::ConvertOp>(op))
+          ++conversions;
+        // The layout the op computes in and, after
+        // --opsnn-assign-layouts="annotate", why.
+        if (auto iface = dyn_cast<layout::LayoutTransformOpInterface>(op))
+          if (layout::LayoutAttr computeLayout = iface.getComputeLayout())
+            entry["layout"] = computeLayout.getName();
+        if (auto decision = op->getAttrOfType<DictionaryAttr>("layout.decision"))
+          if (auto reason = decision.getAs<StringAttr>("reason"))
+            entry["layout_reason"] = reason.getValue();
         if (fp.opClass == OpClass::Unknown) {
           entry["reason"] = fp.unknownReason;
           ++unknownOps;
@@ -140,6 +151,7 @@ struct ReportPass : opsnn::impl::ReportPassBase<ReportPass> {
           {"totals", llvm::json::Object{{"flops", totalFlops},
                                         {"bytes", totalBytes},
                                         {"estimated_seconds", totalSeconds},
+                                        {"layout_conversions", conversions},
                                         {"unknown_ops", unknownOps},
                                         {"symbolic_ops", symbolicOps}}}});
     }

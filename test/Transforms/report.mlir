@@ -48,6 +48,7 @@
 // CHECK-NEXT: "bytes": 31744,
 // CHECK-NEXT: "estimated_seconds": 2.04{{[0-9]*}}e-08,
 // CHECK-NEXT: "flops": 196608,
+// CHECK-NEXT: "layout_conversions": 0,
 // CHECK-NEXT: "symbolic_ops": 1,
 // CHECK-NEXT: "unknown_ops": 1
 // A transposed operand lowers the memory efficiency and raises the
