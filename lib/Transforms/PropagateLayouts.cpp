@@ -6,7 +6,9 @@
 //  2. move conversions of arguments to the top of the function and merge
 //     duplicates; hoist loop-invariant conversions out of loops;
 //  3. fold the remaining transposing conversions into the indexing maps of
-//     the linalg.generic that reads or writes them (zero copy).
+//     the linalg.generic that reads or writes them, and operand transposes
+//     into linalg.matmul's maps (zero copy); transposed constant matmul
+//     operands are transposed at compile time instead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -232,6 +234,107 @@ struct FoldConversionIntoProducerGeneric : OpRewritePattern<ConvertOp> {
   }
 };
 
+/// The input of a 2-D transpose feeding `value` (a linalg.transpose with
+/// permutation [1, 0], or an unblocked 2-D layout.convert between two
+/// different layouts), or null.
+static Value getTransposeInput(Value value) {
+  if (auto transpose = value.getDefiningOp<linalg::TransposeOp>())
+    if (transpose.hasPureTensorSemantics() &&
+        transpose.getPermutation() == ArrayRef<int64_t>{1, 0})
+      return transpose.getInput();
+  if (auto convert = value.getDefiningOp<ConvertOp>())
+    if (convert.getType().getRank() == 2 &&
+        !convert.getSrcLayout().isBlocked() &&
+        !convert.getDstLayout().isBlocked() &&
+        convert.getSrcLayout() != convert.getDstLayout())
+      return convert.getInput();
+  return {};
+}
+
+/// Rebuilds `op` with `inputs` and `maps`, keeping its other attributes.
+static void replaceMatmul(linalg::MatmulOp op, ValueRange inputs,
+                          ArrayRef<AffineMap> maps, PatternRewriter &rewriter) {
+  SmallVector<NamedAttribute> attributes;
+  for (NamedAttribute attr : op->getAttrs())
+    if (attr.getName() != "operandSegmentSizes" &&
+        attr.getName() != "indexing_maps" &&
+        attr.getName() != "linalg.memoized_indexing_maps")
+      attributes.push_back(attr);
+  attributes.push_back(rewriter.getNamedAttr(
+      "indexing_maps", rewriter.getAffineMapArrayAttr(maps)));
+  rewriter.replaceOpWithNewOp<linalg::MatmulOp>(
+      op, op->getResultTypes(), inputs, op.getDpsInits(), attributes);
+}
+
+/// matmul(transpose(x), ...) ==> matmul reading x through a transposed
+/// map: the operand transpose costs no copy (zero copy), unless x is a
+/// constant, which FoldConstantMatmulOperandTranspose handles instead.
+struct FoldTransposeIntoMatmul : OpRewritePattern<linalg::MatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::MatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics())
+      return rewriter.notifyMatchFailure(op, "expected tensor semantics");
+    SmallVector<Value> inputs(op.getDpsInputs());
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    bool changed = false;
+    for (unsigned i = 0; i < inputs.size(); ++i) {
+      Value source = getTransposeInput(inputs[i]);
+      if (!source || matchPattern(source, m_Constant()))
+        continue;
+      inputs[i] = source;
+      AffineMap map = maps[i];
+      maps[i] = AffineMap::get(map.getNumDims(), map.getNumSymbols(),
+                               {map.getResult(1), map.getResult(0)},
+                               op.getContext());
+      changed = true;
+    }
+    if (!changed)
+      return rewriter.notifyMatchFailure(op, "no transposed operand");
+    replaceMatmul(op, inputs, maps, rewriter);
+    return success();
+  }
+};
+
+/// A constant matmul operand read through a transposed map (the weight of
+/// `x @ W^T`) is transposed at compile time instead, and read through the
+/// plain map: contiguous along the lanes, no run-time cost.
+struct FoldConstantMatmulOperandTranspose
+    : OpRewritePattern<linalg::MatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::MatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics())
+      return rewriter.notifyMatchFailure(op, "expected tensor semantics");
+    SmallVector<Value> inputs(op.getDpsInputs());
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    SmallVector<AffineMap> plain = op.getDefaultIndexingMaps(op.getContext());
+    bool changed = false;
+    for (unsigned i = 0; i < inputs.size(); ++i) {
+      AffineMap map = maps[i];
+      if (!matchPattern(inputs[i], m_Constant()) || map == plain[i] ||
+          map.getNumResults() != 2 ||
+          map.getResult(0) != plain[i].getResult(1) ||
+          map.getResult(1) != plain[i].getResult(0))
+        continue;
+      auto type = cast<RankedTensorType>(inputs[i].getType());
+      MLIRContext *context = op.getContext();
+      inputs[i] = ConvertOp::create(
+          rewriter, op.getLoc(),
+          type.clone({type.getDimSize(1), type.getDimSize(0)}), inputs[i],
+          LayoutAttr::get(context, "MK"), LayoutAttr::get(context, "KM"));
+      maps[i] = plain[i];
+      changed = true;
+    }
+    if (!changed)
+      return rewriter.notifyMatchFailure(op, "no transposed constant");
+    replaceMatmul(op, inputs, maps, rewriter);
+    return success();
+  }
+};
+
 struct PropagateLayoutsPass
     : opsnn::impl::PropagateLayoutsPassBase<PropagateLayoutsPass> {
   using Base::Base;
@@ -280,7 +383,8 @@ struct PropagateLayoutsPass
       RewritePatternSet fold(context);
       populateLayoutConversionCleanupPatterns(fold);
       fold.add<FoldConversionIntoConsumerGeneric,
-               FoldConversionIntoProducerGeneric>(context);
+               FoldConversionIntoProducerGeneric, FoldTransposeIntoMatmul,
+               FoldConstantMatmulOperandTranspose>(context);
       // Not converging within the driver's iterations leaves valid IR.
       (void)applyPatternsGreedily(func, std::move(fold));
     }

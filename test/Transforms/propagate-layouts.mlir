@@ -141,3 +141,26 @@ func.func @merge_duplicates(%x: tensor<1x16x8x8xf32>) -> (tensor<1x8x8x16xf32>, 
   %b = layout.convert %x from "NCHW" to "NHWC" : tensor<1x16x8x8xf32> -> tensor<1x8x8x16xf32>
   return %a, %b : tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>
 }
+
+// Matmul operand transposes: an activation transpose becomes a transposed
+// map (zero copy); a constant weight read through a transposed map is
+// transposed at compile time and read plainly.
+// CHECK-LABEL: func @matmul_transposes
+// CHECK-DAG: %[[W:.*]] = arith.constant dense<{{\[\[}}1.000000e+00, 3.000000e+00], [2.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>
+// CHECK-NOT: linalg.transpose
+// CHECK: %[[M1:.*]] = linalg.matmul indexing_maps = [#[[MK_T:.*]], #[[KN:.*]], #[[MN:.*]]] ins(%arg0, %arg1 : tensor<2x3xf32>, tensor<2x2xf32>)
+// CHECK: linalg.matmul ins(%[[M1]], %[[W]] : tensor<3x2xf32>, tensor<2x2xf32>)
+// NOFOLD-LABEL: func @matmul_transposes
+// NOFOLD: linalg.transpose
+func.func @matmul_transposes(%a: tensor<2x3xf32>, %b: tensor<2x2xf32>) -> tensor<3x2xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %e = tensor.empty() : tensor<3x2xf32>
+  %at = linalg.transpose ins(%a : tensor<2x3xf32>) outs(%e : tensor<3x2xf32>) permutation = [1, 0]
+  %e2 = tensor.empty() : tensor<3x2xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e2 : tensor<3x2xf32>) -> tensor<3x2xf32>
+  %m1 = linalg.matmul ins(%at, %b : tensor<3x2xf32>, tensor<2x2xf32>) outs(%acc : tensor<3x2xf32>) -> tensor<3x2xf32>
+  %m2 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%m1, %w : tensor<3x2xf32>, tensor<2x2xf32>) outs(%acc : tensor<3x2xf32>) -> tensor<3x2xf32>
+  return %m2 : tensor<3x2xf32>
+}

@@ -421,7 +421,11 @@ def PropagateLayoutsPass : Pass<"opsnn-propagate-layouts", "::mlir::func::FuncOp
     - with `fold-into-generics` (default), folds a transposing conversion
       into the indexing maps of the `linalg.generic` that consumes or
       produces it: the generic reads or writes the other layout directly
-      and no copy remains (zero copy).
+      and no copy remains (zero copy); likewise a 2-D transpose
+      (`linalg.transpose` or `layout.convert`) of a `linalg.matmul`
+      operand becomes a transposed indexing map of that operand, while a
+      constant operand read through a transposed map (the weight of
+      `x @ W^T`) is transposed at compile time and read plainly.
 
     Example:
 
