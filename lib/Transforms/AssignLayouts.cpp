@@ -184,9 +184,7 @@ public:
     if (fp.opClass == OpClass::Unknown)
       return 0;
     Precision precision = precisionOf(op, fp);
-    bool channelsFirst =
-        layout == layout::getChannelsFirstLayout(op->getContext(),
-                                                 layout.getLogicalRank());
+    bool channelsFirst = !layout::isChannelsLast(layout);
     if (fp.opClass == OpClass::Convolution && channelsFirst &&
         model.isTensorCoreEligible(fp, precision))
       return model
@@ -441,8 +439,6 @@ void AssignLayoutsPass::pinNodes(LayoutCostEstimator &estimator) {
     Node &node = nodes[n];
     if (!node.op)
       continue;
-    MLIRContext *context = node.op->getContext();
-    int64_t rank = node.current.getLogicalRank();
     Preference preference = preferenceOf.lookup(node.opClass);
     auto pinTo = [&](LayoutAttr layout) {
       if (!llvm::is_contained(node.candidates, layout))
@@ -455,11 +451,17 @@ void AssignLayoutsPass::pinNodes(LayoutCostEstimator &estimator) {
       pinTo(node.current);
       break;
     case Preference::ChannelsFirst:
-      pinTo(layout::getChannelsFirstLayout(context, rank));
+    case Preference::ChannelsLast: {
+      // The candidate with (or without) the channels innermost: NHWC,
+      // NDHWC, NHWGC (NCHW, NCDHW, NGCHW).
+      bool last = preference == Preference::ChannelsLast;
+      for (LayoutAttr layout : node.candidates)
+        if (layout::isChannelsLast(layout) == last) {
+          pinTo(layout);
+          break;
+        }
       break;
-    case Preference::ChannelsLast:
-      pinTo(layout::getChannelsLastLayout(context, rank));
-      break;
+    }
     case Preference::Auto: {
       // The seed rule: a poor current layout on an op with enough work.
       double score = estimator.memoryEfficiency(node, node.current);

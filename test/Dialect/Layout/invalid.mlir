@@ -58,7 +58,7 @@ func.func @mismatched_element_type(%x: tensor<1x3x8x8xf32>) {
 // -----
 
 func.func @unknown_letter(%x: tensor<1x3x8x8xf32>) {
-  // expected-error @+1 {{invalid layout "NCXW": unknown dimension letter 'X' (expected one of NFCDHWMK)}}
+  // expected-error @+1 {{invalid layout "NCXW": unknown dimension letter 'X' (expected one of NGFCDHWMK)}}
   %y = layout.convert %x from "NCXW" to "NHWC" : tensor<1x3x8x8xf32> -> tensor<1x8x8x3xf32>
   return
 }

@@ -153,3 +153,15 @@ func.func @pad(%x: tensor<1x8x5x7xf32>) -> tensor<1x8x7x10xf32> {
   } : tensor<1x8x5x7xf32> to tensor<1x8x7x10xf32>
   return %0 : tensor<1x8x7x10xf32>
 }
+
+// Grouped: NGCHW <-> NHWGC, filter GFCHW <-> GFHWC.
+// CHECK-LABEL: func @grouped
+// CHECK: layout.convert %arg0 from "NGCHW" to "NHWGC" : tensor<1x2x4x9x9xf32> -> tensor<1x9x9x2x4xf32>
+// CHECK: layout.convert %arg1 from "GFCHW" to "GFHWC" : tensor<2x3x4x3x3xf32> -> tensor<2x3x3x3x4xf32>
+// CHECK: linalg.conv_2d_nhwgc_gfhwc
+// CHECK: layout.convert %{{.*}} from "NHWGC" to "NGCHW" : tensor<1x7x7x2x3xf32> -> tensor<1x2x3x7x7xf32>
+func.func @grouped(%x: tensor<1x2x4x9x9xf32>, %w: tensor<2x3x4x3x3xf32>, %o: tensor<1x2x3x7x7xf32>) -> tensor<1x2x3x7x7xf32> {
+  %0 = linalg.conv_2d_ngchw_gfchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x2x4x9x9xf32>, tensor<2x3x4x3x3xf32>) outs(%o : tensor<1x2x3x7x7xf32>) -> tensor<1x2x3x7x7xf32>
+  return %0 : tensor<1x2x3x7x7xf32>
+}

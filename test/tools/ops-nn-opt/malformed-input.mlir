@@ -14,7 +14,7 @@
 // SHAPES: shapes.mlir:2:8: error: 'layout.convert' op result shape 1x3x8x8 does not match shape 1x8x8x3 of the input in layout "NHWC"
 
 // RUN: not ops-nn-opt %t/unknown-layout.mlir 2>&1 | FileCheck %s --check-prefix=UNKNOWN
-// UNKNOWN: unknown-layout.mlir:1:61: error: invalid layout "NCHQ": unknown dimension letter 'Q' (expected one of NFCDHWMK)
+// UNKNOWN: unknown-layout.mlir:1:61: error: invalid layout "NCHQ": unknown dimension letter 'Q' (expected one of NGFCDHWMK)
 
 // RUN: not ops-nn-opt %t/unknown-target.mlir 2>&1 | FileCheck %s --check-prefix=TARGET
 // TARGET: unknown-target.mlir:1:49: error: unknown target "b200"; known targets: t4, v100, a100, h100, h200, host

@@ -26,7 +26,7 @@ void LayoutDialect::registerAttributes() {
 
 /// Logical dimensions are always numbered in this order, whatever order a
 /// layout stores them in.
-static constexpr llvm::StringLiteral kCanonicalDimOrder = "NFCDHWMK";
+static constexpr llvm::StringLiteral kCanonicalDimOrder = "NGFCDHWMK";
 
 LayoutAttr LayoutAttr::get(MLIRContext *context, StringRef name) {
   LayoutAttr layout = getChecked(

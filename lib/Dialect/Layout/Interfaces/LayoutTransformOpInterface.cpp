@@ -42,6 +42,11 @@ LayoutAttr mlir::opsnn::layout::getChannelsLastLayout(MLIRContext *context,
   }
 }
 
+bool mlir::opsnn::layout::isChannelsLast(LayoutAttr layout) {
+  return !layout.isBlocked() && !layout.getPermutation().empty() &&
+         layout.getDimLetter(layout.getPermutation().back()) == 'C';
+}
+
 RankedTensorType mlir::opsnn::layout::getConvertedType(RankedTensorType type,
                                                        LayoutAttr from,
                                                        LayoutAttr to) {

@@ -53,8 +53,8 @@ struct NamedLayoutVariant {
 // one a rewrite into that layout creates (nhwc_hwcf rather than nhwc_fhwc:
 // the CPU pipeline decomposes and vectorizes it, and the filter's output
 // channels are then innermost, which is what lanes walk in NHWC).
-// Upstream has no channels-first 3-D pooling or grouped conv with letters
-// our layouts name, so those ops are not in a family.
+// Upstream has no channels-first 3-D pooling, so pooling_ndhwc_* is not in
+// a family.
 const NamedLayoutVariant kConv1D[] = {
     {"linalg.conv_1d_ncw_fcw", "NCW", "FCW", buildNamedOp<linalg::Conv1DNcwFcwOp>},
     {"linalg.conv_1d_nwc_wcf", "NWC", "WCF", buildNamedOp<linalg::Conv1DNwcWcfOp>},
@@ -67,6 +67,13 @@ const NamedLayoutVariant kConv2D[] = {
 const NamedLayoutVariant kConv3D[] = {
     {"linalg.conv_3d_ncdhw_fcdhw", "NCDHW", "FCDHW", buildNamedOp<linalg::Conv3DNcdhwFcdhwOp>},
     {"linalg.conv_3d_ndhwc_dhwcf", "NDHWC", "DHWCF", buildNamedOp<linalg::Conv3DNdhwcDhwcfOp>},
+};
+// Grouped: the output [N, G, F, H, W] is labelled like the input, as the
+// next layer sees it.
+const NamedLayoutVariant kGrouped2D[] = {
+    {"linalg.conv_2d_ngchw_gfchw", "NGCHW", "GFCHW", buildNamedOp<linalg::Conv2DNgchwGfchwOp>},
+    {"linalg.conv_2d_nhwgc_gfhwc", "NHWGC", "GFHWC", buildNamedOp<linalg::Conv2DNhwgcGfhwcOp>},
+    {"linalg.conv_2d_ngchw_fgchw", "NGCHW", "FGCHW", buildNamedOp<linalg::Conv2DNgchwFgchwOp>},
 };
 const NamedLayoutVariant kDepthwise2D[] = {
     {"linalg.depthwise_conv_2d_nchw_chw", "NCHW", "CHW", buildNamedOp<linalg::DepthwiseConv2DNchwChwOp>},
@@ -94,7 +101,7 @@ const NamedLayoutVariant kPoolSum1D[] = {
 };
 
 const ArrayRef<NamedLayoutVariant> kFamilies[] = {
-    kConv1D,      kConv2D,    kConv3D,    kDepthwise2D, kDepthwise1D,
+    kConv1D,      kConv2D,    kConv3D,    kGrouped2D, kDepthwise2D, kDepthwise1D,
     kPoolMax2D,   kPoolSum2D, kPoolMax1D, kPoolSum1D,
 };
 
@@ -494,6 +501,8 @@ void mlir::opsnn::layout::registerLinalgLayoutTransformModels(
         linalg::Conv1DNcwFcwOp, linalg::Conv1DNwcWcfOp, linalg::Conv2DNchwFchwOp,
         linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNhwcFhwcOp,
         linalg::Conv3DNcdhwFcdhwOp, linalg::Conv3DNdhwcDhwcfOp,
+        linalg::Conv2DNgchwGfchwOp, linalg::Conv2DNhwgcGfhwcOp,
+        linalg::Conv2DNgchwFgchwOp,
         linalg::DepthwiseConv2DNchwChwOp, linalg::DepthwiseConv2DNhwcHwcOp,
         linalg::DepthwiseConv1DNcwCwOp, linalg::DepthwiseConv1DNwcWcOp,
         linalg::PoolingNchwMaxOp, linalg::PoolingNhwcMaxOp,

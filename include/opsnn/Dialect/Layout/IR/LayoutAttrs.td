@@ -21,7 +21,7 @@ def Layout_LayoutAttr : AttrDef<Layout_Dialect, "Layout"> {
     with upper-case letters, outermost first, followed by inner tiles written
     as a size and the lower-case letter of the tiled dimension
     (`"NCHW32c"`, `"NHWC8c"`). Logical dimensions are ordered canonically
-    (`N F C D H W M K`), so `"NCHW"`, `"NCDHW"`, `"NC"`, `"MK"` and `"FCHW"`
+    (`N G F C D H W M K`), so `"NCHW"`, `"NCDHW"`, `"NC"`, `"MK"` and `"FCHW"`
     are identities and `"NHWC"`, `"NDHWC"`, `"KM"`, `"HWCF"` permutations.
 
     The C++ API follows `linalg.pack`: `getPermutation()` gives, for each

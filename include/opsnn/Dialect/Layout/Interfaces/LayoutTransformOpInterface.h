@@ -26,6 +26,10 @@ LayoutAttr getChannelsFirstLayout(MLIRContext *context, int64_t rank);
 /// NWC, NHWC or NDHWC for rank 3, 4 or 5; null otherwise.
 LayoutAttr getChannelsLastLayout(MLIRContext *context, int64_t rank);
 
+/// Whether `layout` stores the channels innermost (NHWC, NDHWC, NHWGC):
+/// its last physical dimension is C and it is not blocked.
+bool isChannelsLast(LayoutAttr layout);
+
 /// The type `type` (stored in `from`) has once converted to `to`.
 RankedTensorType getConvertedType(RankedTensorType type, LayoutAttr from,
                                   LayoutAttr to);
