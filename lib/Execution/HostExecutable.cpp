@@ -11,12 +11,15 @@
 
 #include "opsnn/Pipelines/Pipelines.h"
 #include "opsnn/Runtime/Artifact.h"
+#include "opsnn/Runtime/CudaDriver.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/FileSystem.h"
@@ -102,7 +105,8 @@ HostExecutable::~HostExecutable() = default;
 
 llvm::Expected<std::unique_ptr<HostExecutable>>
 HostExecutable::compile(ModuleOp module, StringRef entry,
-                        std::function<void(OpPassManager &)> buildPipeline) {
+                        std::function<void(OpPassManager &)> buildPipeline,
+                        Device device, StringRef chip) {
   auto func = module.lookupSymbol<func::FuncOp>(entry);
   if (!func || func.isExternal()) {
     std::string known;
@@ -122,19 +126,36 @@ HostExecutable::compile(ModuleOp module, StringRef entry,
           readSignature(type.getResults(), "result", executable->results))
     return std::move(error);
 
+  executable->device = device;
+  bool cuda = device == Device::CUDA;
+  // gpu-module-to-binary translates kernels to LLVM IR inside the pipeline;
+  // the host module is translated by the ExecutionEngine below.
+  DialectRegistry translations;
+  registerAllToLLVMIRTranslations(translations);
+  module->getContext()->appendDialectRegistry(translations);
   PassManager pm(module->getContext(), ModuleOp::getOperationName());
-  if (buildPipeline)
+  if (buildPipeline) {
     buildPipeline(pm);
-  else
+  } else if (cuda) {
+    LowerToNVVMOptions options;
+    options.chip = chip.str();
+    options.format = GPUBinaryFormat::PTX;
+    buildLowerToNVVMPipeline(pm, options);
+  } else {
     buildLowerToCPUPipeline(pm, LowerToCPUOptions());
+  }
   if (failed(pm.run(module)))
-    return makeError("lowering @" + entry + " for the CPU failed");
+    return makeError("lowering @" + entry + (cuda ? " for CUDA" : " for the CPU") +
+                     " failed");
 
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   DialectRegistry registry;
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  // gpu.binary ops become the embedded kernels and their load/unload code.
+  registerGPUDialectTranslation(registry);
+  gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
   module->getContext()->appendDialectRegistry(registry);
 
   // Generate code for this machine's CPU, features included (F16C, AVX...).
@@ -152,6 +173,8 @@ HostExecutable::compile(ModuleOp module, StringRef entry,
   SmallVector<StringRef> libraries = {
       OPSNN_MLIR_LIBRARY_DIR "/libmlir_c_runner_utils.so",
       OPSNN_MLIR_LIBRARY_DIR "/libmlir_apfloat_wrappers.so"};
+  if (cuda)
+    libraries.push_back(OPSNN_CUDA_RUNTIME_LIBRARY);
   std::function<llvm::Error(llvm::Module *)> optimize =
       makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0, machine->get());
   ExecutionEngineOptions options;
@@ -180,9 +203,26 @@ llvm::Error HostExecutable::checkInputs(
   return llvm::Error::success();
 }
 
-void HostExecutable::run(const std::vector<runtime::NpyArray> &arrays,
-                         std::vector<runtime::NpyArray> *outputs) const {
-  runtime::callPacked(function, arrays, results, outputs);
+bool HostExecutable::canRun(std::string &why) const {
+  if (device != Device::CUDA)
+    return true;
+  const char *message = nullptr;
+  if (opsnnCudaIsAvailable(&message))
+    return true;
+  why = message;
+  return false;
+}
+
+llvm::Error
+HostExecutable::run(const std::vector<runtime::NpyArray> &arrays,
+                    std::vector<runtime::NpyArray> *outputs) const {
+  bool cuda = device == Device::CUDA;
+  runtime::callPacked(function, arrays, results, outputs,
+                      cuda ? opsnnCudaFree : nullptr);
+  if (cuda)
+    if (std::string error = opsnnCudaTakeError(); !error.empty())
+      return makeError(error);
+  return llvm::Error::success();
 }
 
 llvm::Error HostExecutable::writeArtifact(StringRef dir) const {
@@ -206,9 +246,24 @@ llvm::Error HostExecutable::writeArtifact(StringRef dir) const {
                                  object,
                                  "-L" OPSNN_MLIR_LIBRARY_DIR,
                                  "-Wl,-rpath," OPSNN_MLIR_LIBRARY_DIR,
+                                 // Only what the code calls: the APFloat
+                                 // wrappers (FP8 fallbacks) pull in libMLIR.
+                                 "-Wl,--as-needed",
                                  "-lmlir_c_runner_utils",
                                  "-lmlir_apfloat_wrappers",
                                  "-lm"};
+  bool cuda = device == Device::CUDA;
+  llvm::SmallString<128> runtimeCopy(dir);
+  llvm::sys::path::append(runtimeCopy, "libopsnn_cuda_runtime.so");
+  if (cuda) {
+    // The GPU runtime travels with the model: model.so finds it next to
+    // itself ($ORIGIN).
+    if (std::error_code ec = llvm::sys::fs::copy_file(
+            OPSNN_CUDA_RUNTIME_LIBRARY, runtimeCopy))
+      return makeError("cannot copy the CUDA runtime into '" + dir +
+                       "': " + ec.message());
+    args.append({runtimeCopy, "-Wl,-rpath,$ORIGIN"});
+  }
   std::string message;
   int status = llvm::sys::ExecuteAndWait(linker, args, /*Env=*/std::nullopt,
                                          /*Redirects=*/{}, /*Seconds=*/0,
@@ -220,6 +275,7 @@ llvm::Error HostExecutable::writeArtifact(StringRef dir) const {
 
   runtime::Manifest manifest;
   manifest.entry = entry;
+  manifest.device = cuda ? "cuda" : "cpu";
   manifest.library = "model.so";
   manifest.inputs = inputs;
   manifest.outputs = results;

@@ -54,6 +54,8 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
                                            const LowerToNVVMOptions &options) {
   addLowerToLinalgStage(pm);
   addBufferizationStage(pm);
+  // Every host buffer a kernel may touch: registered or managed memory.
+  pm.addPass(createGPUHostBuffersPass());
 
   // Parallel loops -> blocks of threads.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());

@@ -320,9 +320,9 @@ std::unique_ptr<HostArtifact> HostArtifact::load(const std::string &dir,
   std::unique_ptr<HostArtifact> artifact(new HostArtifact());
   if (!readManifest(dir, artifact->manifest, error))
     return nullptr;
-  if (artifact->manifest.device != "cpu") {
-    error = dir + ": a '" + artifact->manifest.device +
-            "' artifact cannot run on the CPU runtime";
+  const std::string &device = artifact->manifest.device;
+  if (device != "cpu" && device != "cuda") {
+    error = dir + ": unknown device '" + device + "' (expected cpu or cuda)";
     return nullptr;
   }
   std::string library = dir + "/" + artifact->manifest.library;
@@ -338,5 +338,41 @@ std::unique_ptr<HostArtifact> HostArtifact::load(const std::string &dir,
     error = "'" + library + "' has no entry point '" + symbol + "'";
     return nullptr;
   }
+  if (device == "cuda") {
+    // model.so depends on libopsnn_cuda_runtime.so: find its entry points
+    // through the model's handle.
+    artifact->cudaIsAvailable = reinterpret_cast<int (*)(const char **)>(
+        dlsym(artifact->handle, "opsnnCudaIsAvailable"));
+    artifact->cudaTakeError = reinterpret_cast<const char *(*)()>(
+        dlsym(artifact->handle, "opsnnCudaTakeError"));
+    artifact->cudaFree =
+        reinterpret_cast<Deallocator>(dlsym(artifact->handle, "opsnnCudaFree"));
+    if (!artifact->cudaIsAvailable || !artifact->cudaTakeError ||
+        !artifact->cudaFree) {
+      error = "'" + library + "' is not linked with the CUDA runtime";
+      return nullptr;
+    }
+  }
   return artifact;
+}
+
+bool HostArtifact::canRun(std::string &why) const {
+  if (manifest.device != "cuda")
+    return true;
+  const char *message = nullptr;
+  if (cudaIsAvailable(&message))
+    return true;
+  why = message ? message : "the CUDA runtime is not available";
+  return false;
+}
+
+bool HostArtifact::run(const std::vector<NpyArray> &arrays,
+                       std::vector<NpyArray> *outputs,
+                       std::string &error) const {
+  callPacked(function, arrays, manifest.outputs, outputs, cudaFree);
+  if (cudaTakeError) {
+    error = cudaTakeError();
+    return error.empty();
+  }
+  return true;
 }

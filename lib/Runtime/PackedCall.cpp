@@ -55,7 +55,8 @@ bool mlir::opsnn::runtime::checkInputs(const std::vector<TensorSpec> &inputs,
 void mlir::opsnn::runtime::callPacked(PackedFunction function,
                                       const std::vector<NpyArray> &arrays,
                                       const std::vector<TensorSpec> &results,
-                                      std::vector<NpyArray> *outputs) {
+                                      std::vector<NpyArray> *outputs,
+                                      Deallocator deallocate) {
   // Inputs: copied into aligned buffers (the compiled code may assume more
   // alignment than a std::vector gives) and described.
   std::vector<AlignedBuffer> buffers;
@@ -97,7 +98,7 @@ void mlir::opsnn::runtime::callPacked(PackedFunction function,
     void *allocated = getAllocatedPointer(words);
     if (allocated && allocated != reinterpret_cast<void *>(0xdeadbeef) &&
         !inputPointers.count(allocated) && freed.insert(allocated).second)
-      std::free(allocated);
+      (deallocate ? deallocate : std::free)(allocated);
     words += getDescriptorWords(rank);
   }
 }

@@ -84,6 +84,8 @@ def main():
     parser.add_argument("mlir")
     parser.add_argument("--ops-nn-run", required=True)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--device", default="cpu",
+                        help="forwarded to ops-nn-run: cpu or cuda")
     parser.add_argument("--pipeline",
                         help="forwarded to ops-nn-run: the passes that lower "
                              "the module (e.g. ALTE before opsnn-lower-to-cpu)")
@@ -130,6 +132,8 @@ def main():
             command.append("--entry=" + entry)
         if args.pipeline:
             command.append("--pipeline=" + args.pipeline)
+        if args.device != "cpu":
+            command.append("--device=" + args.device)
         for i, array in enumerate(inputs):
             path = os.path.join(tmp, "in%d.npy" % i)
             np.save(path, array)

@@ -2,10 +2,13 @@
 //
 // ops-nn-run FILE.mlir|ARTIFACT_DIR --entry=NAME --input=a.npy ...
 //     --output-dir=DIR [--pipeline=PASSES] [--emit-artifact=DIR]
-//     [--device=cpu|cuda] [--repeat=N --warmup=M] [--json]
+//     [--device=cpu|cuda [--chip=sm_80]] [--repeat=N --warmup=M] [--json]
 //
 // Compiles the entry function for the CPU (the --opsnn-lower-to-cpu pipeline
-// unless --pipeline gives a textual one) or loads a compiled artifact,
+// unless --pipeline gives a textual one) or, with --device=cuda, for a CUDA
+// GPU (--opsnn-lower-to-nvvm, PTX the driver JIT-compiles; kernels run
+// through libopsnn_cuda_runtime.so on the CUDA driver), or loads a compiled
+// artifact (CPU or CUDA, as its manifest says),
 // checks the inputs against its signature, runs it and writes out0.npy,
 // out1.npy, ... With --repeat it times N runs after M warm-up runs and
 // prints median/min/max. --emit-artifact writes the compiled function as an
@@ -69,6 +72,9 @@ static cl::opt<std::string>
                  cl::init(""));
 static cl::opt<std::string> device("device", cl::desc("cpu or cuda"),
                                    cl::init("cpu"));
+static cl::opt<std::string>
+    chip("chip", cl::desc("GPU architecture the PTX targets (--device=cuda)"),
+         cl::init("sm_80"));
 static cl::opt<unsigned> repeat("repeat", cl::desc("Timed runs"), cl::init(0));
 static cl::opt<unsigned> warmup("warmup",
                                 cl::desc("Untimed runs before the timed ones"),
@@ -92,9 +98,6 @@ int main(int argc, char **argv) {
 
   if (device != "cpu" && device != "cuda")
     return fail("--device must be 'cpu' or 'cuda', got '" + device + "'");
-  if (device == "cuda")
-    return fail("--device=cuda: GPU execution is not available in this "
-                "build yet; use --device=cpu");
 
   // Inputs first: a missing file is reported before any compile time.
   std::vector<NpyArray> arrays(inputArrays.size());
@@ -105,8 +108,10 @@ int main(int argc, char **argv) {
   }
 
   // The function to run: a loaded artifact or a freshly compiled module.
-  std::function<void(const std::vector<NpyArray> &, std::vector<NpyArray> *)>
+  std::function<llvm::Error(const std::vector<NpyArray> &,
+                            std::vector<NpyArray> *)>
       runOnce;
+  std::string deviceName = device;
   std::string entry;
   std::unique_ptr<opsnn::runtime::HostArtifact> artifact;
   std::unique_ptr<opsnn::HostExecutable> executable;
@@ -130,8 +135,16 @@ int main(int argc, char **argv) {
                   entryName);
     if (!artifact->checkInputs(arrays, error))
       return fail(error);
-    runOnce = [&](const std::vector<NpyArray> &in, std::vector<NpyArray> *out) {
-      artifact->run(in, out);
+    deviceName = artifact->getManifest().device;
+    if (!artifact->canRun(error))
+      return fail("the artifact is for " + deviceName + ": " + error);
+    runOnce = [&](const std::vector<NpyArray> &in,
+                  std::vector<NpyArray> *out) -> llvm::Error {
+      std::string runError;
+      if (!artifact->run(in, out, runError))
+        return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                       runError);
+      return llvm::Error::success();
     };
   } else {
     context.loadAllAvailableDialects();
@@ -167,8 +180,9 @@ int main(int argc, char **argv) {
           pm.clear();
       };
     }
-    auto compiled =
-        opsnn::HostExecutable::compile(*module, entry, buildPipeline);
+    auto compiled = opsnn::HostExecutable::compile(
+        *module, entry, buildPipeline,
+        device == "cuda" ? opsnn::Device::CUDA : opsnn::Device::CPU, chip);
     if (!pipelineError.empty())
       return fail("--pipeline: " + pipelineError);
     if (!compiled)
@@ -184,8 +198,12 @@ int main(int argc, char **argv) {
     }
     if (llvm::Error error = executable->checkInputs(arrays))
       return fail(llvm::toString(std::move(error)));
-    runOnce = [&](const std::vector<NpyArray> &in, std::vector<NpyArray> *out) {
-      executable->run(in, out);
+    std::string why;
+    if (!executable->canRun(why))
+      return fail("--device=" + device + ": " + why);
+    runOnce = [&](const std::vector<NpyArray> &in,
+                  std::vector<NpyArray> *out) -> llvm::Error {
+      return executable->run(in, out);
     };
   }
 
@@ -195,14 +213,16 @@ int main(int argc, char **argv) {
   unsigned untimed = repeat > 0 ? warmup : 0;
   for (unsigned i = 0; i < untimed + repeat; ++i) {
     Clock::time_point start = Clock::now();
-    runOnce(arrays, nullptr);
+    if (llvm::Error error = runOnce(arrays, nullptr))
+      return fail(llvm::toString(std::move(error)));
     if (i >= untimed)
       timesMs.push_back(
           std::chrono::duration<double, std::milli>(Clock::now() - start)
               .count());
   }
   std::vector<NpyArray> outputs;
-  runOnce(arrays, &outputs);
+  if (llvm::Error error = runOnce(arrays, &outputs))
+    return fail(llvm::toString(std::move(error)));
 
   llvm::json::Array outputJson;
   if (!outputDir.empty()) {
@@ -235,7 +255,7 @@ int main(int argc, char **argv) {
   }
 
   llvm::json::Object summary{{"entry", entry},
-                             {"device", device.getValue()},
+                             {"device", deviceName},
                              {"outputs", std::move(outputJson)}};
   if (!timesMs.empty()) {
     std::sort(timesMs.begin(), timesMs.end());

@@ -31,17 +31,30 @@ namespace opsnn {
 /// NumPy lacks travel as their bits: bf16 as `<u2`, FP8 as `|u1`.
 FailureOr<std::string> getNpyDescr(Type type);
 
+/// Where compiled code runs: all on the host CPU, or host code on the CPU
+/// launching kernels on a CUDA GPU (through libopsnn_cuda_runtime.so).
+enum class Device { CPU, CUDA };
+
 class HostExecutable {
 public:
   ~HostExecutable();
 
   /// Compiles function `entry` of `module` (which is modified: lowered to the
   /// LLVM dialect). `buildPipeline` fills the pass manager; by default the
-  /// --opsnn-lower-to-cpu pipeline. Every argument and result must be a
-  /// ranked tensor of a supported element type.
+  /// --opsnn-lower-to-cpu pipeline, or for CUDA --opsnn-lower-to-nvvm with
+  /// `chip` and PTX (JIT-compiled by the driver for the device at hand).
+  /// Every argument and result must be a ranked tensor of a supported
+  /// element type.
   static llvm::Expected<std::unique_ptr<HostExecutable>>
   compile(ModuleOp module, StringRef entry,
-          std::function<void(OpPassManager &)> buildPipeline = nullptr);
+          std::function<void(OpPassManager &)> buildPipeline = nullptr,
+          Device device = Device::CPU, StringRef chip = "sm_80");
+
+  Device getDevice() const { return device; }
+
+  /// For CUDA: whether the driver and a device are usable (`why` says what
+  /// is missing otherwise). Always true for the CPU.
+  bool canRun(std::string &why) const;
 
   const std::vector<runtime::TensorSpec> &getInputs() const { return inputs; }
   const std::vector<runtime::TensorSpec> &getResults() const {
@@ -53,18 +66,21 @@ public:
   llvm::Error checkInputs(const std::vector<runtime::NpyArray> &arrays) const;
 
   /// Runs the function once on checked inputs. Results are copied into
-  /// `outputs` when it is given, and freed either way.
-  void run(const std::vector<runtime::NpyArray> &arrays,
-           std::vector<runtime::NpyArray> *outputs) const;
+  /// `outputs` when it is given, and freed either way. Fails with the first
+  /// error the GPU runtime recorded.
+  llvm::Error run(const std::vector<runtime::NpyArray> &arrays,
+                  std::vector<runtime::NpyArray> *outputs) const;
 
   /// Writes an artifact to `dir` (created if needed): model.so, linked with
-  /// clang and lld, and manifest.json.
+  /// clang and lld, and manifest.json; for CUDA also a copy of
+  /// libopsnn_cuda_runtime.so, which model.so finds next to itself.
   llvm::Error writeArtifact(StringRef dir) const;
 
 private:
   HostExecutable() = default;
 
   std::string entry;
+  Device device = Device::CPU;
   std::vector<runtime::TensorSpec> inputs, results;
   std::unique_ptr<ExecutionEngine> engine;
   runtime::PackedFunction function = nullptr;

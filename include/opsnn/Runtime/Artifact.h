@@ -40,7 +40,8 @@ bool writeManifest(const std::string &dir, const Manifest &manifest,
 bool readManifest(const std::string &dir, Manifest &manifest,
                   std::string &error);
 
-/// A loaded CPU artifact.
+/// A loaded artifact: CPU code, or GPU host code whose kernels the CUDA
+/// runtime (libopsnn_cuda_runtime.so, shipped next to model.so) loads.
 class HostArtifact {
 public:
   ~HostArtifact();
@@ -54,16 +55,23 @@ public:
     return runtime::checkInputs(manifest.inputs, arrays, manifest.entry,
                                 error);
   }
-  void run(const std::vector<NpyArray> &arrays,
-           std::vector<NpyArray> *outputs) const {
-    callPacked(function, arrays, manifest.outputs, outputs);
-  }
+  /// Whether the artifact can run here: always for the CPU; for "cuda",
+  /// when the CUDA driver and a device are usable (`why` says otherwise).
+  bool canRun(std::string &why) const;
+
+  /// Runs once; false with `error` when the GPU runtime reported one.
+  bool run(const std::vector<NpyArray> &arrays, std::vector<NpyArray> *outputs,
+           std::string &error) const;
 
 private:
   HostArtifact() = default;
   Manifest manifest;
   void *handle = nullptr;
   PackedFunction function = nullptr;
+  // The CUDA runtime's C entry points (cuda artifacts only).
+  int (*cudaIsAvailable)(const char **) = nullptr;
+  const char *(*cudaTakeError)() = nullptr;
+  Deallocator cudaFree = nullptr;
 };
 
 } // namespace mlir::opsnn::runtime

@@ -37,11 +37,17 @@ bool checkInputs(const std::vector<TensorSpec> &inputs,
                  const std::vector<NpyArray> &arrays, const std::string &entry,
                  std::string &error);
 
+/// Frees a result buffer the compiled code allocated.
+using Deallocator = void (*)(void *);
+
 /// Calls `function` on checked `arrays`. Result buffers (allocated by the
-/// compiled code) are copied into `outputs` when given and freed either way.
+/// compiled code) are copied into `outputs` when given and freed either way,
+/// with `deallocate` (std::free when null; the CUDA runtime's free for GPU
+/// code, whose results live in managed memory).
 void callPacked(PackedFunction function, const std::vector<NpyArray> &arrays,
                 const std::vector<TensorSpec> &results,
-                std::vector<NpyArray> *outputs);
+                std::vector<NpyArray> *outputs,
+                Deallocator deallocate = nullptr);
 
 } // namespace mlir::opsnn::runtime
 

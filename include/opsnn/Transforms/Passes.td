@@ -80,6 +80,33 @@ def DecomposeAggregatedOpsPass : Pass<"opsnn-decompose-aggregated-ops"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def GPUHostBuffersPass : Pass<"opsnn-gpu-host-buffers", "::mlir::ModuleOp"> {
+  let summary = "Make host buffers visible to GPU kernels";
+  let description = [{
+    After bufferization, host functions pass `malloc`ed buffers and their
+    arguments' memory to the kernels they launch. This pass makes every
+    such buffer addressable from the GPU, for the GPU pipeline's first,
+    correct-not-fast execution model:
+
+    - every memref argument of a host function is registered with the
+      driver at entry (`gpu.host_register`: page-locked and, with unified
+      addressing, readable by kernels at its host address) and unregistered
+      before each return;
+    - every `memref.alloc` / `memref.alloca` outside kernels becomes
+      `gpu.alloc host_shared` (managed memory, readable by host and device),
+      every `memref.dealloc` an asynchronous `gpu.dealloc` waited for at
+      once (an alloca's memory is freed before its block's terminator);
+    - every constant (`memref.get_global`, host read-only data) is copied
+      into managed memory where it is used, freed at the end of the block
+      unless returned.
+
+    Results are returned in managed memory: callers free them with the
+    runtime's `opsnnCudaFree` (ops-nn-run does).
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def LowerPacksPass : Pass<"opsnn-lower-packs"> {
   let summary = "Lower linalg.pack / linalg.unpack to pad, reshape and transpose";
   let description = [{

@@ -1,0 +1,114 @@
+//===- CudaDriver.h - The CUDA driver API, loaded at run time ---*- C++ -*-===//
+//
+// The GPU side of the runtime: libcuda.so.1 is opened with dlopen the first
+// time a GPU function is needed, so everything builds and runs on machines
+// without a GPU or a driver (the functions then fail with a message). No
+// CUDA headers are needed either: the few types and entry points used are
+// declared here. Plain C++, no LLVM or MLIR.
+//
+// Compiled GPU models call the `mgpu*` functions MLIR's gpu-to-llvm
+// lowering emits (module load/unload, kernel launch, streams, managed
+// allocation, host registration); libopsnn_cuda_runtime.so implements them
+// on this class (CudaRuntimeABI.cpp), so a model needs neither MLIR's
+// runtime wrappers nor the CUDA runtime library.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPSNN_RUNTIME_CUDADRIVER_H
+#define OPSNN_RUNTIME_CUDADRIVER_H
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+
+namespace mlir::opsnn::runtime {
+
+/// The driver API subset the runtime uses. Handles are opaque pointers.
+class CudaDriver {
+public:
+  using CUresult = int;
+  using CUdevice = int;
+  using CUcontext = void *;
+  using CUmodule = void *;
+  using CUfunction = void *;
+  using CUstream = void *;
+  using CUdeviceptr = uint64_t;
+
+  /// The process-wide driver, loaded from `libcuda.so.1` (or the path in
+  /// $OPSNN_CUDA_DRIVER) and initialised with the first device's primary
+  /// context on first use.
+  static CudaDriver &get();
+
+  /// Whether the driver loaded and a device context is current; `why`
+  /// says what failed otherwise.
+  bool isAvailable(std::string *why = nullptr);
+
+  /// The first error any call recorded since the last clearError(), empty
+  /// if none. Compiled code cannot report errors itself: callers check this
+  /// after a call.
+  std::string takeError();
+
+  /// Records `message` as the current error (the first one wins).
+  void recordError(const std::string &message);
+  /// Records a failed driver call (`result` non-zero) and returns false.
+  bool check(CUresult result, const char *what);
+
+  /// The device's name, for reports ("NVIDIA H200").
+  std::string getDeviceName();
+
+  // Entry points (valid once isAvailable() returned true).
+  CUresult (*cuModuleLoadData)(CUmodule *, const void *) = nullptr;
+  CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *,
+                                 void **) = nullptr;
+  CUresult (*cuModuleUnload)(CUmodule) = nullptr;
+  CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule,
+                                  const char *) = nullptr;
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, unsigned, CUstream,
+                             void **, void **) = nullptr;
+  CUresult (*cuStreamCreate)(CUstream *, unsigned) = nullptr;
+  CUresult (*cuStreamSynchronize)(CUstream) = nullptr;
+  CUresult (*cuStreamDestroy)(CUstream) = nullptr;
+  CUresult (*cuMemAlloc)(CUdeviceptr *, size_t) = nullptr;
+  CUresult (*cuMemAllocManaged)(CUdeviceptr *, size_t, unsigned) = nullptr;
+  CUresult (*cuMemFree)(CUdeviceptr) = nullptr;
+  CUresult (*cuMemHostRegister)(void *, size_t, unsigned) = nullptr;
+  CUresult (*cuMemHostUnregister)(void *) = nullptr;
+  CUresult (*cuCtxSynchronize)() = nullptr;
+
+  /// CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED / _NOT_REGISTERED: expected
+  /// when one buffer is passed as two arguments.
+  static constexpr CUresult kAlreadyRegistered = 712;
+  static constexpr CUresult kNotRegistered = 713;
+
+private:
+  CudaDriver() = default;
+  bool load();
+
+  std::mutex mutex;
+  bool attempted = false, loaded = false;
+  std::string loadError;
+  std::string firstError;
+  void *library = nullptr;
+  CUcontext context = nullptr;
+  CUdevice device = 0;
+  CUresult (*cuGetErrorString)(CUresult, const char **) = nullptr;
+  CUresult (*cuDeviceGetName)(char *, int, CUdevice) = nullptr;
+};
+
+} // namespace mlir::opsnn::runtime
+
+/// C entry points for code that dlopens the runtime (ops-nn-run checks an
+/// artifact's GPU state through them).
+extern "C" {
+/// 1 when the driver and a device are usable; otherwise 0 and `why` (may be
+/// null) receives a message (valid until the next call).
+int opsnnCudaIsAvailable(const char **why);
+/// The first error recorded since the last call (empty string if none).
+const char *opsnnCudaTakeError();
+/// Frees a buffer compiled code allocated (managed memory).
+void opsnnCudaFree(void *pointer);
+}
+
+#endif // OPSNN_RUNTIME_CUDADRIVER_H
