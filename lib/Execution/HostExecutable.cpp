@@ -17,6 +17,12 @@
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
@@ -31,6 +37,8 @@
 using namespace mlir;
 using namespace mlir::opsnn;
 namespace runtime = mlir::opsnn::runtime;
+
+static void addPackedWrappers(llvm::Module &module);
 
 static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
@@ -182,11 +190,22 @@ HostExecutable::compile(ModuleOp module, StringRef entry,
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   options.sharedLibPaths = libraries;
   options.enableObjectDump = true; // for writeArtifact
+  if (cuda) {
+    executable->llvmContext = std::make_unique<llvm::LLVMContext>();
+    executable->llvmModule =
+        translateModuleToLLVMIR(module, *executable->llvmContext);
+    if (!executable->llvmModule)
+      return makeError("translating @" + entry + " to LLVM IR failed");
+    addPackedWrappers(*executable->llvmModule);
+  }
   llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
       ExecutionEngine::create(module, options, std::move(*machine));
   if (!engine)
     return engine.takeError();
   executable->engine = std::move(*engine);
+  // Runs the global constructors: for GPU code they load the kernels
+  // (mgpuModuleLoad*), so the driver is needed from here on.
+  executable->engine->initialize();
   llvm::Expected<void (*)(void **)> function =
       executable->engine->lookupPacked(entry);
   if (!function)
@@ -225,13 +244,84 @@ HostExecutable::run(const std::vector<runtime::NpyArray> &arrays,
   return llvm::Error::success();
 }
 
+/// Adds `void _mlir_<name>(void **args)` for every function `module`
+/// defines: the packed entry points callPacked uses, as the ExecutionEngine
+/// adds them to the code it JIT-compiles (args[i] points at argument i, the
+/// last pointer at the result).
+static void addPackedWrappers(llvm::Module &module) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::IRBuilder<> builder(context);
+  SmallVector<llvm::Function *> functions;
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration() && !function.hasLocalLinkage())
+      functions.push_back(&function);
+  for (llvm::Function *function : functions) {
+    auto *type = llvm::FunctionType::get(builder.getVoidTy(),
+                                         {builder.getPtrTy()}, false);
+    auto *wrapper = llvm::cast<llvm::Function>(
+        module.getOrInsertFunction("_mlir_" + function->getName().str(), type)
+            .getCallee());
+    builder.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", wrapper));
+    llvm::Value *packed = wrapper->getArg(0);
+    SmallVector<llvm::Value *> args;
+    for (auto [index, arg] : llvm::enumerate(function->args())) {
+      llvm::Value *slot = builder.CreateGEP(builder.getPtrTy(), packed,
+                                            builder.getInt64(index));
+      llvm::Value *pointer = builder.CreateLoad(builder.getPtrTy(), slot);
+      args.push_back(builder.CreateLoad(arg.getType(), pointer));
+    }
+    llvm::Value *result = builder.CreateCall(function, args);
+    if (!result->getType()->isVoidTy()) {
+      llvm::Value *slot = builder.CreateGEP(builder.getPtrTy(), packed,
+                                            builder.getInt64(args.size()));
+      builder.CreateStore(result,
+                          builder.CreateLoad(builder.getPtrTy(), slot));
+    }
+    builder.CreateRetVoid();
+  }
+}
+
+/// Optimizes `module` for this machine's CPU and writes it as a
+/// position-independent object file.
+static llvm::Error emitObject(llvm::Module &module, StringRef path) {
+  llvm::Expected<llvm::orc::JITTargetMachineBuilder> builder =
+      llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    return builder.takeError();
+  builder->setRelocationModel(llvm::Reloc::PIC_);
+  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+      builder->createTargetMachine();
+  if (!machine)
+    return machine.takeError();
+  ExecutionEngine::setupTargetTripleAndDataLayout(&module, machine->get());
+  if (llvm::Error error = makeOptimizingTransformer(
+          /*optLevel=*/3, /*sizeLevel=*/0, machine->get())(&module))
+    return error;
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return makeError("cannot write '" + path + "': " + ec.message());
+  llvm::legacy::PassManager codegen;
+  if ((*machine)->addPassesToEmitFile(codegen, os, nullptr,
+                                      llvm::CodeGenFileType::ObjectFile))
+    return makeError("this target cannot emit object files");
+  codegen.run(module);
+  return llvm::Error::success();
+}
+
 llvm::Error HostExecutable::writeArtifact(StringRef dir) const {
   if (std::error_code ec = llvm::sys::fs::create_directories(dir))
     return makeError("cannot create '" + dir + "': " + ec.message());
   llvm::SmallString<128> object(dir), library(dir);
   llvm::sys::path::append(object, "model.o");
   llvm::sys::path::append(library, "model.so");
-  engine->dumpToObjectFile(object);
+  if (llvmModule) {
+    if (llvm::Error error = emitObject(*llvmModule, object))
+      return error;
+  } else {
+    engine->dumpToObjectFile(object);
+  }
   if (!llvm::sys::fs::exists(object))
     return makeError("could not write the object file '" + object + "'");
 

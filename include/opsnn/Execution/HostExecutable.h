@@ -22,6 +22,11 @@
 #include <string>
 #include <vector>
 
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
 namespace mlir {
 class ExecutionEngine;
 class OpPassManager;
@@ -83,6 +88,11 @@ private:
   Device device = Device::CPU;
   std::vector<runtime::TensorSpec> inputs, results;
   std::unique_ptr<ExecutionEngine> engine;
+  /// For CUDA artifacts: the host code as LLVM IR, compiled to an object
+  /// with its global constructors (the kernel loads) intact, which the
+  /// JIT's object dump does not keep.
+  std::unique_ptr<llvm::LLVMContext> llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule;
   runtime::PackedFunction function = nullptr;
 };
 
