@@ -427,6 +427,57 @@ def AssignEmbeddingLayoutsPass
   let dependentDialects = ["::mlir::opsnn::layout::LayoutDialect"];
 }
 
+def AssignPrecisionPass : Pass<"opsnn-assign-precision", "::mlir::func::FuncOp"> {
+  let summary = "Per-op precision policy: lower contractions to FP16/BF16, casts at the boundaries";
+  let description = [{
+    Chooses the precision every linalg op computes in and rewrites it, in
+    the spirit of PyTorch autocast and TVM's ToMixedPrecision:
+
+    - `mode=mixed-fp16|mixed-bf16`: ops on the *low* list (convolutions,
+      matmuls, batch matmuls) run in the low type, accumulating in FP32
+      (their result is FP32, stored in the low type right after); ops on
+      the *fp32* list (softmax, normalizations, reductions, and payloads
+      with exp/log/pow) stay FP32; everything else *follows* its inputs
+      (low when an input already is);
+    - `mode=fp16|bf16`: every op in the low type (contractions still
+      accumulate in FP32);
+    - `mode=fp32|tf32`: nothing changes (TF32 is a property of FP32
+      contractions on the GPU, not a storage type).
+
+    Inputs of a rewritten op are cast with `precision.cast` (constants fold:
+    weights are stored in the low type); the op's payload reads the low
+    type, computes in FP32 (`arith.extf`) and stores the low type
+    (`arith.truncf`); its results are cast back for users that were not
+    rewritten, and casts that meet their inverse fold away. An op keeps
+    FP32 when a constant operand holds a magnitude above
+    `overflow-threshold` (65504, FP16's largest; BF16 uses its own range)
+    or a non-zero magnitude below `underflow-threshold` (1e-8).
+    `keep-first-last-fp32` keeps the first and the last contraction in
+    FP32. `keep-io-types=false` lets arguments and results take the low
+    type. An op's `opsnn.precision = "fp32"|"fp16"|"bf16"` attribute
+    overrides everything; `lists=FILE.json` replaces the class lists:
+    `{"low": ["conv", "gemm"], "fp32": ["softmax", ...]}`. Every rewritten
+    op records `precision.decision = {precision, reason}`.
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", /*default=*/"\"mixed-fp16\"",
+           "fp32, tf32, fp16, bf16, mixed-fp16 or mixed-bf16 (int8, fp8: not yet)">,
+    Option<"keepFirstLastFP32", "keep-first-last-fp32", "bool", /*default=*/"false",
+           "Keep the first and last convolution/contraction in FP32">,
+    Option<"keepIOTypes", "keep-io-types", "bool", /*default=*/"true",
+           "Function arguments and results keep their types">,
+    Option<"listsFile", "lists", "std::string", /*default=*/"\"\"",
+           "JSON file overriding the low / fp32 op-class lists">,
+    Option<"overflowThreshold", "overflow-threshold", "double", /*default=*/"65504.0",
+           "Constants above this magnitude keep their op in FP32 (FP16)">,
+    Option<"underflowThreshold", "underflow-threshold", "double", /*default=*/"1e-8",
+           "Constants with a non-zero magnitude below this keep their op in FP32">,
+  ];
+  let dependentDialects = ["::mlir::opsnn::precision::PrecisionDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
 def PropagateLayoutsPass : Pass<"opsnn-propagate-layouts", "::mlir::func::FuncOp"> {
   let summary = "Push, cancel, hoist and fold layout conversions";
   let description = [{

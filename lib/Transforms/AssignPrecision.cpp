@@ -1,0 +1,402 @@
+//===- AssignPrecision.cpp - Per-op precision policy ----------------------===//
+//
+// --opsnn-assign-precision: decides, op by op in program order, whether a
+// linalg op computes in FP32 or in the low type (autocast-style lists,
+// constant ranges, first/last rule, attribute overrides), and rewrites the
+// low ones: inputs cast with precision.cast, payload computing in f32 on
+// low-type storage, contractions accumulating in FP32. Casts back to FP32
+// are inserted for every old use and fold against the next cast down.
+//
+//===----------------------------------------------------------------------===//
+
+#include "opsnn/Analysis/OpFingerprint.h"
+#include "opsnn/Dialect/Precision/IR/PrecisionDialect.h"
+#include "opsnn/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+namespace mlir::opsnn {
+#define GEN_PASS_DEF_ASSIGNPRECISIONPASS
+#include "opsnn/Transforms/Passes.h.inc"
+} // namespace mlir::opsnn
+
+using namespace mlir;
+using namespace mlir::opsnn;
+using precision::CastOp;
+
+namespace {
+enum class Category { Low, FP32, Follow };
+
+std::optional<OpClass> parseClassName(StringRef name) {
+  return llvm::StringSwitch<std::optional<OpClass>>(name)
+      .Cases({"conv", "convolution"}, OpClass::Convolution)
+      .Cases({"gemm", "contraction", "matmul"}, OpClass::Contraction)
+      .Cases({"pool", "pooling"}, OpClass::Pooling)
+      .Case("elementwise", OpClass::Elementwise)
+      .Case("broadcast", OpClass::Broadcast)
+      .Case("reduction", OpClass::Reduction)
+      .Cases({"norm", "normalization"}, OpClass::Normalization)
+      .Case("softmax", OpClass::Softmax)
+      .Cases({"data-movement", "data_movement"}, OpClass::DataMovement)
+      .Default(std::nullopt);
+}
+
+bool hasFP32OnlyMath(Operation *op) {
+  bool found = false;
+  op->walk([&](Operation *inner) {
+    if (isa<math::ExpOp, math::Exp2Op, math::ExpM1Op, math::LogOp,
+            math::Log2Op, math::Log10Op, math::Log1pOp, math::PowFOp>(inner))
+      found = true;
+  });
+  return found;
+}
+
+bool isF32Tensor(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.getElementType().isF32();
+}
+
+/// `value` as a tensor of `element`: folds a cast of a cast back, re-creates
+/// empty tensors, casts otherwise.
+Value castTensor(OpBuilder &b, Location loc, Value value, Type element) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getElementType() == element)
+    return value;
+  if (auto cast = value.getDefiningOp<CastOp>())
+    if (cast.getInput().getType() == type.clone(element))
+      return cast.getInput();
+  if (auto empty = value.getDefiningOp<tensor::EmptyOp>())
+    return tensor::EmptyOp::create(b, loc, empty.getMixedSizes(), element);
+  return CastOp::create(b, loc, type.clone(element), value);
+}
+
+struct AssignPrecisionPass
+    : opsnn::impl::AssignPrecisionPassBase<AssignPrecisionPass> {
+  using Base::Base;
+
+  void runOnOperation() override;
+
+private:
+  LogicalResult parseOptions(func::FuncOp func);
+  Category categoryOf(Operation *op, OpClass opClass) const;
+  std::optional<std::string> rangeReason(Operation *op) const;
+  LogicalResult rewrite(linalg::LinalgOp op, bool accumulateF32,
+                        StringRef reason, RewriterBase &rewriter);
+  void relaxSignature(func::FuncOp func);
+
+  Type low;
+  bool mixed = false;
+  double overflow = 0, underflow = 0;
+  DenseMap<OpClass, Category> lists;
+};
+} // namespace
+
+LogicalResult AssignPrecisionPass::parseOptions(func::FuncOp func) {
+  auto fail = [&](const Twine &message) {
+    return func.emitError() << "opsnn-assign-precision: " << message;
+  };
+  MLIRContext *context = func.getContext();
+  low = nullptr;
+  if (mode == "fp16" || mode == "mixed-fp16")
+    low = Float16Type::get(context);
+  else if (mode == "bf16" || mode == "mixed-bf16")
+    low = BFloat16Type::get(context);
+  else if (mode == "int8" || mode == "fp8")
+    return fail("mode=" + mode +
+                " is not implemented yet (quantization comes with "
+                "calibration ranges)");
+  else if (mode != "fp32" && mode != "tf32")
+    return fail("unknown mode '" + mode +
+                "' (expected fp32, tf32, fp16, bf16, mixed-fp16, "
+                "mixed-bf16)");
+  mixed = StringRef(mode).starts_with("mixed-");
+  overflow = overflowThreshold;
+  underflow = underflowThreshold;
+  if (low && low.isBF16()) {
+    // BF16 has FP32's exponent range: its own limits, not FP16's.
+    overflow = 3.3895313892515355e38;
+    underflow = 1.1754943508222875e-38;
+  }
+
+  lists = {{OpClass::Convolution, Category::Low},
+           {OpClass::Contraction, Category::Low},
+           {OpClass::Softmax, Category::FP32},
+           {OpClass::Normalization, Category::FP32},
+           {OpClass::Reduction, Category::FP32}};
+  if (listsFile.empty())
+    return success();
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(listsFile);
+  if (!buffer)
+    return fail("cannot read lists file '" + listsFile +
+                "': " + buffer.getError().message());
+  llvm::Expected<llvm::json::Value> root =
+      llvm::json::parse((*buffer)->getBuffer());
+  if (!root)
+    return fail(listsFile + ": " + llvm::toString(root.takeError()));
+  const llvm::json::Object *object = root->getAsObject();
+  if (!object)
+    return fail(listsFile + ": expected an object with \"low\" and \"fp32\"");
+  lists.clear();
+  for (const auto &[key, value] : *object) {
+    Category category;
+    if (key == "low")
+      category = Category::Low;
+    else if (key == "fp32")
+      category = Category::FP32;
+    else if (key == "follow")
+      category = Category::Follow;
+    else
+      return fail(listsFile + ": unknown list \"" + key.str() +
+                  "\" (expected low, fp32, follow)");
+    const llvm::json::Array *names = value.getAsArray();
+    if (!names)
+      return fail(listsFile + ": " + key.str() + ": expected an array");
+    for (auto [index, name] : llvm::enumerate(*names)) {
+      std::optional<StringRef> text = name.getAsString();
+      std::optional<OpClass> opClass =
+          text ? parseClassName(*text) : std::nullopt;
+      if (!opClass)
+        return fail(listsFile + ": " + key.str() + "[" + Twine(index) +
+                    "]: unknown op class" +
+                    (text ? " '" + text->str() + "'" : std::string()) +
+                    " (expected conv, gemm, pool, elementwise, broadcast, "
+                    "reduction, norm, softmax, data-movement)");
+      lists[*opClass] = category;
+    }
+  }
+  return success();
+}
+
+Category AssignPrecisionPass::categoryOf(Operation *op,
+                                         OpClass opClass) const {
+  auto it = lists.find(opClass);
+  if (it != lists.end())
+    return it->second;
+  if (hasFP32OnlyMath(op))
+    return Category::FP32;
+  return Category::Follow;
+}
+
+std::optional<std::string>
+AssignPrecisionPass::rangeReason(Operation *op) const {
+  for (Value operand : op->getOperands()) {
+    DenseElementsAttr values;
+    if (!matchPattern(operand, m_Constant(&values)) ||
+        !isa<FloatType>(values.getElementType()))
+      continue;
+    double largest = 0, smallest = std::numeric_limits<double>::infinity();
+    for (APFloat value : values.getValues<APFloat>()) {
+      double magnitude = std::abs(value.convertToDouble());
+      largest = std::max(largest, magnitude);
+      if (magnitude != 0)
+        smallest = std::min(smallest, magnitude);
+    }
+    auto text = [](double x) {
+      char buffer[32];
+      std::snprintf(buffer, sizeof(buffer), "%g", x);
+      return std::string(buffer);
+    };
+    if (largest > overflow)
+      return "range: |x| up to " + text(largest) + " > " + text(overflow);
+    if (smallest < underflow)
+      return "range: non-zero |x| down to " + text(smallest) + " < " +
+             text(underflow);
+  }
+  return std::nullopt;
+}
+
+LogicalResult AssignPrecisionPass::rewrite(linalg::LinalgOp linalgOp,
+                                           bool accumulateF32,
+                                           StringRef reason,
+                                           RewriterBase &rewriter) {
+  Operation *original = linalgOp.getOperation();
+  Location loc = original->getLoc();
+  MLIRContext *context = original->getContext();
+  Type f32 = Float32Type::get(context);
+  rewriter.setInsertionPoint(original);
+  auto generic = dyn_cast<linalg::GenericOp>(original);
+  if (!generic) {
+    FailureOr<linalg::GenericOp> generalized =
+        linalg::generalizeNamedOp(rewriter, linalgOp);
+    if (failed(generalized))
+      return failure();
+    generic = *generalized;
+  }
+  rewriter.setInsertionPoint(generic);
+
+  SmallVector<Value> inputs, inits;
+  for (Value input : generic.getDpsInputs())
+    inputs.push_back(isF32Tensor(input.getType())
+                         ? castTensor(rewriter, loc, input, low)
+                         : input);
+  for (Value init : generic.getDpsInits())
+    inits.push_back(!accumulateF32 && isF32Tensor(init.getType())
+                        ? castTensor(rewriter, loc, init, low)
+                        : init);
+  SmallVector<Type> resultTypes;
+  for (Value init : inits)
+    resultTypes.push_back(init.getType());
+  auto newOp = linalg::GenericOp::create(
+      rewriter, loc, resultTypes, inputs, inits,
+      generic.getIndexingMapsArray(), generic.getIteratorTypesArray());
+  for (NamedAttribute attr : generic->getDiscardableAttrs())
+    newOp->setAttr(attr.getName(), attr.getValue());
+  rewriter.inlineRegionBefore(generic.getRegion(), newOp.getRegion(),
+                              newOp.getRegion().end());
+
+  // The payload reads the low type and computes in f32.
+  Block &body = newOp.getRegion().front();
+  rewriter.setInsertionPointToStart(&body);
+  SmallVector<Value> operands(newOp->getOperands());
+  for (auto [argument, operand] : llvm::zip(body.getArguments(), operands)) {
+    Type element = getElementTypeOrSelf(operand.getType());
+    if (argument.getType() != f32 || element == f32)
+      continue;
+    argument.setType(element);
+    Value extended = arith::ExtFOp::create(rewriter, loc, f32, argument);
+    rewriter.replaceAllUsesExcept(argument, extended,
+                                  extended.getDefiningOp());
+  }
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  rewriter.setInsertionPoint(yield);
+  for (auto [index, value] : llvm::enumerate(yield.getValues())) {
+    Type element = getElementTypeOrSelf(resultTypes[index]);
+    if (value.getType() == f32 && element != f32)
+      yield->setOperand(index,
+                        arith::TruncFOp::create(rewriter, loc, element, value));
+  }
+
+  // Old users keep f32: a cast back (which folds against the next cast
+  // down); an FP32 accumulator is stored in the low type first.
+  rewriter.setInsertionPointAfter(newOp);
+  SmallVector<Value> replacements;
+  for (auto [oldResult, newResult] :
+       llvm::zip(generic->getResults(), newOp->getResults())) {
+    Value value = newResult;
+    if (accumulateF32 && isF32Tensor(value.getType()))
+      value = castTensor(rewriter, loc, value, low);
+    if (value.getType() != oldResult.getType())
+      value = CastOp::create(rewriter, loc, oldResult.getType(), value);
+    replacements.push_back(value);
+  }
+  rewriter.replaceOp(generic, replacements);
+  Builder b(context);
+  newOp->setAttr("precision.decision",
+                 b.getDictionaryAttr(
+                     {b.getNamedAttr("precision", TypeAttr::get(low)),
+                      b.getNamedAttr("reason", b.getStringAttr(reason))}));
+  return success();
+}
+
+void AssignPrecisionPass::relaxSignature(func::FuncOp func) {
+  Block &entry = func.getBody().front();
+  for (BlockArgument argument : entry.getArguments()) {
+    if (argument.use_empty() ||
+        !llvm::all_of(argument.getUsers(), [&](Operation *user) {
+          auto cast = dyn_cast<CastOp>(user);
+          return cast && getElementTypeOrSelf(cast.getType()) == low;
+        }))
+      continue;
+    Type lowType = cast<RankedTensorType>(argument.getType()).clone(low);
+    for (Operation *user : llvm::make_early_inc_range(argument.getUsers()))
+      user->getResult(0).replaceAllUsesWith(argument), user->erase();
+    argument.setType(lowType);
+  }
+  func.walk([&](func::ReturnOp ret) {
+    for (OpOperand &operand : ret->getOpOperands())
+      if (auto cast = operand.get().getDefiningOp<CastOp>())
+        if (getElementTypeOrSelf(cast.getInput().getType()) == low)
+          operand.set(cast.getInput());
+    func.setFunctionType(FunctionType::get(func.getContext(),
+                                           entry.getArgumentTypes(),
+                                           ret->getOperandTypes()));
+  });
+}
+
+void AssignPrecisionPass::runOnOperation() {
+  func::FuncOp func = getOperation();
+  if (failed(parseOptions(func)))
+    return signalPassFailure();
+  if (!low)
+    return; // fp32 / tf32: storage stays FP32
+
+  SmallVector<linalg::LinalgOp> ops;
+  func.walk([&](linalg::LinalgOp op) {
+    if (op.hasPureTensorSemantics() &&
+        llvm::any_of(op->getOperandTypes(), isF32Tensor))
+      ops.push_back(op);
+  });
+  // The first and last contraction, for keep-first-last-fp32.
+  SmallVector<Operation *> contractions;
+  for (linalg::LinalgOp op : ops) {
+    OpClass opClass = computeOpFingerprint(op).opClass;
+    if (opClass == OpClass::Convolution || opClass == OpClass::Contraction)
+      contractions.push_back(op);
+  }
+
+  IRRewriter rewriter(&getContext());
+  for (linalg::LinalgOp op : ops) {
+    OpClass opClass = computeOpFingerprint(op).opClass;
+    bool gemmLike =
+        opClass == OpClass::Convolution || opClass == OpClass::Contraction;
+    std::string reason;
+    bool lower = false;
+    if (auto forced = op->getAttrOfType<StringAttr>("opsnn.precision")) {
+      lower = forced.getValue() != "fp32";
+      reason = "attribute";
+    } else if (std::optional<std::string> range = rangeReason(op)) {
+      op->setAttr("precision.decision",
+                  rewriter.getDictionaryAttr(
+                      {rewriter.getNamedAttr(
+                           "precision", TypeAttr::get(rewriter.getF32Type())),
+                       rewriter.getNamedAttr(
+                           "reason", rewriter.getStringAttr(*range))}));
+      continue;
+    } else if (keepFirstLastFP32 && gemmLike &&
+               (op == contractions.front() || op == contractions.back())) {
+      continue;
+    } else if (!mixed) {
+      lower = true;
+      reason = "mode";
+    } else {
+      switch (categoryOf(op, opClass)) {
+      case Category::Low:
+        lower = true;
+        reason = "low list";
+        break;
+      case Category::FP32:
+        break;
+      case Category::Follow:
+        lower = llvm::any_of(op->getOperands(), [&](Value operand) {
+          auto cast = operand.getDefiningOp<CastOp>();
+          return cast &&
+                 getElementTypeOrSelf(cast.getInput().getType()) == low;
+        });
+        reason = "follows its inputs";
+        break;
+      }
+    }
+    if (lower && failed(rewrite(op, /*accumulateF32=*/gemmLike, reason,
+                                rewriter))) {
+      op->emitWarning("opsnn-assign-precision: could not rewrite the op");
+    }
+  }
+
+  // Casts that meet their inverse fold; dead ones go.
+  (void)applyPatternsGreedily(func, RewritePatternSet(&getContext()));
+  if (!keepIOTypes) {
+    relaxSignature(func);
+    (void)applyPatternsGreedily(func, RewritePatternSet(&getContext()));
+  }
+}

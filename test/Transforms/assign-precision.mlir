@@ -1,0 +1,91 @@
+// The precision policy: mixed FP16 lowers the matmul (FP32 accumulation,
+// stored FP16) and the relu that follows it; softmax stays FP32; constants
+// out of FP16's range keep their op FP32, the rest are stored FP16.
+// RUN: ops-nn-opt %s --opsnn-assign-precision="mode=mixed-fp16" | FileCheck %s
+// RUN: ops-nn-opt %s --opsnn-assign-precision="mode=mixed-fp16 keep-io-types=false" | FileCheck %s --check-prefix=IO
+// RUN: ops-nn-opt %s --opsnn-assign-precision="mode=mixed-bf16" | FileCheck %s --check-prefix=BF16
+// RUN: ops-nn-opt %s --opsnn-assign-precision="mode=mixed-fp16 keep-first-last-fp32" | FileCheck %s --check-prefix=FIRSTLAST
+// RUN: ops-nn-opt %s --opsnn-assign-precision="mode=fp32" | FileCheck %s --check-prefix=FP32
+// RUN: ops-nn-opt %s --opsnn-assign-precision="mode=mixed-fp16 lists=%S/Inputs/precision-lists.json" | FileCheck %s --check-prefix=LISTS
+// RUN: not ops-nn-opt %s --opsnn-assign-precision="mode=fp12" 2>&1 | FileCheck %s --check-prefix=MODE
+// RUN: not ops-nn-opt %s --opsnn-assign-precision="mode=int8" 2>&1 | FileCheck %s --check-prefix=INT8
+// RUN: not ops-nn-opt %s --opsnn-assign-precision="lists=%S/Inputs/bad-precision-lists.json" 2>&1 | FileCheck %s --check-prefix=BADLIST
+// RUN: not ops-nn-opt %s --opsnn-assign-precision="lists=%S/Inputs/no-such-lists.json" 2>&1 | FileCheck %s --check-prefix=NOLIST
+
+// MODE: error: opsnn-assign-precision: unknown mode 'fp12' (expected fp32, tf32, fp16, bf16, mixed-fp16, mixed-bf16)
+// INT8: error: opsnn-assign-precision: mode=int8 is not implemented yet
+// BADLIST: error: opsnn-assign-precision: {{.*}}bad-precision-lists.json: low[0]: unknown op class 'convolutionz'
+// NOLIST: error: opsnn-assign-precision: cannot read lists file '{{.*}}no-such-lists.json'
+
+// CHECK-LABEL: func @mm_relu
+// CHECK: %[[A:.*]] = precision.cast %arg0 : tensor<4x8xf32> to tensor<4x8xf16>
+// CHECK: %[[B:.*]] = precision.cast %arg1 : tensor<8x16xf32> to tensor<8x16xf16>
+// CHECK: %[[M:.*]] = linalg.generic {{.*}} ins(%[[A]], %[[B]] : tensor<4x8xf16>, tensor<8x16xf16>) outs(%{{.*}} : tensor<4x16xf32>)
+// CHECK-SAME: precision.decision = {precision = f16, reason = "low list"}
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: %[[H:.*]] = precision.cast %[[M]] : tensor<4x16xf32> to tensor<4x16xf16>
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[H]] : tensor<4x16xf16>) outs(%{{.*}} : tensor<4x16xf16>)
+// CHECK-SAME: precision.decision = {precision = f16, reason = "follows its inputs"}
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: %[[OUT:.*]] = precision.cast %[[R]] : tensor<4x16xf16> to tensor<4x16xf32>
+// CHECK: return %[[OUT]]
+// IO-LABEL: func @mm_relu(%arg0: tensor<4x8xf16>, %arg1: tensor<8x16xf16>) -> tensor<4x16xf16>
+// IO-NOT: precision.cast %arg
+// IO: return %{{.*}} : tensor<4x16xf16>
+// BF16-LABEL: func @mm_relu
+// BF16: precision.cast %arg0 : tensor<4x8xf32> to tensor<4x8xbf16>
+// FIRSTLAST-LABEL: func @mm_relu
+// FIRSTLAST-NOT: precision.cast
+// FIRSTLAST: return
+// FP32-NOT: precision.cast
+// With "elementwise" on the low list the relu is lowered for that reason.
+// LISTS-LABEL: func @mm_relu
+// LISTS: precision.decision = {precision = f16, reason = "low list"}
+// LISTS: precision.decision = {precision = f16, reason = "low list"}
+
+// 70000 overflows FP16 and 1e-9 underflows it: those matmuls stay FP32;
+// the third one's constant is stored in FP16 (folded at compile time).
+// BF16's range holds both: all three lowered.
+// CHECK-LABEL: func @ranges
+// CHECK-DAG: arith.constant dense<{{.*}}> : tensor<2x2xf16>
+// CHECK-DAG: linalg.matmul {precision.decision = {precision = f32, reason = "range: |x| up to 70000 > 65504"}}
+// CHECK-DAG: linalg.matmul {precision.decision = {precision = f32, reason = "range: non-zero |x| down to 1e-09 < 1e-08"}}
+// BF16-LABEL: func @ranges
+// BF16-NOT: reason = "range
+// BF16: return
+
+// CHECK-LABEL: func @softmax_stays
+// CHECK-NOT: precision.cast
+// CHECK: linalg.softmax
+
+#id = affine_map<(i, j) -> (i, j)>
+func.func @mm_relu(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>) outs(%acc : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%m : tensor<4x16xf32>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.maximumf %x, %zero : f32
+    linalg.yield %y : f32
+  } -> tensor<4x16xf32>
+  return %r : tensor<4x16xf32>
+}
+func.func @ranges(%a: tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>) {
+  %big = arith.constant dense<[[70000.0, 1.0], [1.0, 1.0]]> : tensor<2x2xf32>
+  %tiny = arith.constant dense<[[1.0e-9, 1.0], [0.0, 1.0]]> : tensor<2x2xf32>
+  %fine = arith.constant dense<[[0.5, 1.0], [2.0, 1.0]]> : tensor<2x2xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x2xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %0 = linalg.matmul ins(%a, %big : tensor<2x2xf32>, tensor<2x2xf32>) outs(%acc : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %1 = linalg.matmul ins(%a, %tiny : tensor<2x2xf32>, tensor<2x2xf32>) outs(%acc : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %2 = linalg.matmul ins(%a, %fine : tensor<2x2xf32>, tensor<2x2xf32>) outs(%acc : tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %0, %1, %2 : tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>
+}
+func.func @softmax_stays(%a: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %e = tensor.empty() : tensor<4x16xf32>
+  %s = linalg.softmax dimension(1) ins(%a : tensor<4x16xf32>) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %s : tensor<4x16xf32>
+}
