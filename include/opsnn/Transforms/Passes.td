@@ -478,6 +478,31 @@ def AssignPrecisionPass : Pass<"opsnn-assign-precision", "::mlir::func::FuncOp">
                            "::mlir::linalg::LinalgDialect"];
 }
 
+def EliminateCastsPass : Pass<"opsnn-eliminate-casts", "::mlir::func::FuncOp"> {
+  let summary = "Move narrowing casts before data movement so casts meet and fold";
+  let description = [{
+    A narrowing `precision.cast` (to fewer bits) of the result of a data
+    movement op (`tensor.pad` with a constant value, `linalg.transpose`,
+    `layout.convert`, `tensor.collapse_shape`, `tensor.expand_shape`) is
+    moved before it: the data moves in the narrow type (fewer bytes), and a
+    cast that now meets its inverse folds (`cast(cast(x : f16 to f32) : f32
+    to f16)` is `x`). Exact chains and constants fold through the cast's
+    folder, which this pass also runs.
+
+    ```mlir
+    %w = precision.cast %x : tensor<1x4x8x8xf16> to tensor<1x4x8x8xf32>
+    %p = tensor.pad %w low[0, 0, 1, 1] high[0, 0, 1, 1] { ... }
+    %n = precision.cast %p : tensor<1x4x10x10xf32> to tensor<1x4x10x10xf16>
+    ```
+
+    becomes a pad of `%x` in f16, with no cast left.
+  }];
+  let dependentDialects = ["::mlir::opsnn::precision::PrecisionDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
 def PropagateLayoutsPass : Pass<"opsnn-propagate-layouts", "::mlir::func::FuncOp"> {
   let summary = "Push, cancel, hoist and fold layout conversions";
   let description = [{
