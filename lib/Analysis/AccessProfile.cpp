@@ -1,6 +1,7 @@
 //===- AccessProfile.cpp - Embedding access frequencies -------------------===//
 
 #include "opsnn/Analysis/AccessProfile.h"
+#include "opsnn/Support/JSONError.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
@@ -15,16 +16,8 @@ static llvm::Error profileError(const llvm::Twine &message) {
 llvm::Expected<AccessProfile>
 mlir::opsnn::parseAccessProfile(llvm::StringRef contents) {
   llvm::Expected<llvm::json::Value> root = llvm::json::parse(contents);
-  if (!root) {
-    // "[line:col, byte=N]: message" -> "line:col: message".
-    std::string message = llvm::toString(root.takeError());
-    llvm::StringRef text(message);
-    if (text.consume_front("[")) {
-      auto [position, rest] = text.split("]: ");
-      message = (position.split(',').first + ": " + rest).str();
-    }
-    return profileError(message);
-  }
+  if (!root)
+    return profileError(formatJSONParseError(root.takeError()));
   const llvm::json::Object *object = root->getAsObject();
   if (!object)
     return profileError("(root): expected an object with a \"features\" object");

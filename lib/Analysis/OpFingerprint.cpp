@@ -9,6 +9,8 @@
 
 #include "opsnn/Analysis/OpFingerprint.h"
 
+#include "llvm/ADT/StringSwitch.h"
+
 #include "opsnn/Dialect/Layout/IR/LayoutDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -50,6 +52,20 @@ StringRef mlir::opsnn::stringifyOpClass(OpClass opClass) {
     return "unknown";
   }
   llvm_unreachable("unknown OpClass");
+}
+
+std::optional<OpClass> mlir::opsnn::parseOpClassOptionName(StringRef name) {
+  return llvm::StringSwitch<std::optional<OpClass>>(name)
+      .Cases({"conv", "convolution"}, OpClass::Convolution)
+      .Cases({"gemm", "contraction", "matmul"}, OpClass::Contraction)
+      .Cases({"pool", "pooling"}, OpClass::Pooling)
+      .Case("elementwise", OpClass::Elementwise)
+      .Case("broadcast", OpClass::Broadcast)
+      .Case("reduction", OpClass::Reduction)
+      .Cases({"norm", "normalization"}, OpClass::Normalization)
+      .Case("softmax", OpClass::Softmax)
+      .Cases({"data-movement", "data_movement"}, OpClass::DataMovement)
+      .Default(std::nullopt);
 }
 
 StringRef mlir::opsnn::stringifyDimRole(DimRole role) {

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "opsnn/Target/TargetDescription.h"
+#include "opsnn/Support/JSONError.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -266,18 +267,9 @@ parseTargetEntry(const llvm::json::Object &entry, const std::string &where,
 llvm::Expected<std::vector<TargetDescription>>
 mlir::opsnn::parseTargetFile(llvm::StringRef contents) {
   llvm::Expected<llvm::json::Value> root = llvm::json::parse(contents);
-  if (!root) {
-    // llvm::json reports "[line:col, byte=N]: message"; turn it into the
-    // usual "line:col: message".
-    std::string message = llvm::toString(root.takeError());
-    llvm::StringRef text(message);
-    if (text.consume_front("[")) {
-      auto [position, rest] = text.split("]: ");
-      llvm::StringRef lineCol = position.split(',').first;
-      message = (lineCol + ": " + rest).str();
-    }
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-  }
+  if (!root)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   formatJSONParseError(root.takeError()));
   const llvm::json::Object *object = root->getAsObject();
   if (!object)
     return fieldError("(root)", "expected an object with a \"targets\" array");

@@ -40,24 +40,6 @@ namespace {
 /// What `prefer=CLASS:LAYOUT` asks for.
 enum class Preference { Auto, Keep, ChannelsFirst, ChannelsLast };
 
-constexpr StringLiteral kClassNames =
-    "conv, gemm, pool, elementwise, broadcast, reduction, norm, softmax, "
-    "data-movement";
-
-std::optional<OpClass> parseOpClass(StringRef name) {
-  return llvm::StringSwitch<std::optional<OpClass>>(name)
-      .Cases({"conv", "convolution"}, OpClass::Convolution)
-      .Cases({"gemm", "contraction", "matmul"}, OpClass::Contraction)
-      .Cases({"pool", "pooling"}, OpClass::Pooling)
-      .Case("elementwise", OpClass::Elementwise)
-      .Case("broadcast", OpClass::Broadcast)
-      .Case("reduction", OpClass::Reduction)
-      .Cases({"norm", "normalization"}, OpClass::Normalization)
-      .Case("softmax", OpClass::Softmax)
-      .Cases({"data-movement", "data_movement"}, OpClass::DataMovement)
-      .Default(std::nullopt);
-}
-
 std::optional<Preference> parsePreference(StringRef name) {
   return llvm::StringSwitch<std::optional<Preference>>(name)
       .Case("auto", Preference::Auto)
@@ -78,6 +60,10 @@ struct Node {
   SmallVector<LayoutAttr> candidates;
   LayoutAttr current;
   OpClass opClass = OpClass::Unknown;
+  /// The op's fingerprint with dynamic sizes at the hint (computed once).
+  OpFingerprint fingerprint;
+  /// The op's own estimate in each candidate (parallel to `candidates`).
+  SmallVector<double> ownSeconds;
 };
 
 /// Cost-model questions about one function, with dynamic sizes set to a
@@ -101,14 +87,8 @@ public:
   /// Seconds to convert `value` at run time: nothing for constants (folded
   /// at compile time) and for empty or filled tensors (recreated in place).
   double conversionSeconds(Value value) const {
-    if (matchPattern(value, m_Constant()))
+    if (layout::isFreeToConvert(value))
       return 0;
-    Operation *producer = value.getDefiningOp();
-    if (isa_and_present<tensor::EmptyOp>(producer))
-      return 0;
-    if (auto fill = dyn_cast_if_present<linalg::FillOp>(producer))
-      if (fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
-        return 0;
     return model.estimateLayoutConvert(valueBytes(value)).seconds();
   }
 
@@ -180,7 +160,7 @@ public:
   /// The roofline time of the node's op computing in `layout`.
   double opSeconds(const Node &node, LayoutAttr layout) {
     Operation *op = node.op;
-    OpFingerprint fp = staticFingerprint(op);
+    const OpFingerprint &fp = node.fingerprint;
     if (fp.opClass == OpClass::Unknown)
       return 0;
     Precision precision = precisionOf(op, fp);
@@ -198,10 +178,6 @@ public:
         .seconds();
   }
 
-  std::optional<double> arithmeticIntensity(Operation *op) const {
-    return staticFingerprint(op).getArithmeticIntensity();
-  }
-
 private:
   CostModel model;
   bool allowTF32;
@@ -217,7 +193,7 @@ struct AssignLayoutsPass
 
 private:
   LogicalResult parseOptions(func::FuncOp func);
-  void collectNodes(func::FuncOp func);
+  void collectNodes(func::FuncOp func, LayoutCostEstimator &estimator);
   void buildProblem(func::FuncOp func, LayoutCostEstimator &estimator);
   void pinNodes(LayoutCostEstimator &estimator);
   void annotateDecisions(ArrayRef<unsigned> chosen);
@@ -225,7 +201,7 @@ private:
   unsigned labelOf(LayoutAttr layout);
 
   DenseMap<OpClass, Preference> preferenceOf;
-  SmallVector<Node> nodes;
+  std::vector<Node> nodes;
   DenseMap<Operation *, unsigned> nodeOf;
   DenseMap<BlockArgument, unsigned> argumentNodeOf;
   DenseMap<unsigned, unsigned> resultNodeOf;
@@ -262,10 +238,10 @@ LogicalResult AssignLayoutsPass::parseOptions(func::FuncOp func) {
   preferenceOf.clear();
   for (StringRef entry : preferences) {
     auto [className, layoutName] = entry.split(':');
-    std::optional<OpClass> opClass = parseOpClass(className.trim());
+    std::optional<OpClass> opClass = parseOpClassOptionName(className.trim());
     if (!opClass)
       return fail("unknown op class '" + className + "' in prefer=" + entry +
-                  " (expected one of " + kClassNames + ")");
+                  " (expected one of " + kOpClassOptionNames + ")");
     std::optional<Preference> preference = parsePreference(layoutName.trim());
     if (!preference)
       return fail("unknown layout '" + layoutName + "' in prefer=" + entry +
@@ -285,7 +261,8 @@ unsigned AssignLayoutsPass::labelOf(LayoutAttr layout) {
   return labels.size() - 1;
 }
 
-void AssignLayoutsPass::collectNodes(func::FuncOp func) {
+void AssignLayoutsPass::collectNodes(func::FuncOp func,
+                                     LayoutCostEstimator &estimator) {
   func.walk([&](LayoutTransformOpInterface iface) {
     Operation *op = iface.getOperation();
     if (!llvm::all_of(op->getOperandTypes(), [](Type type) {
@@ -299,7 +276,8 @@ void AssignLayoutsPass::collectNodes(func::FuncOp func) {
     node.op = op;
     node.candidates = candidates;
     node.current = candidates.front();
-    node.opClass = computeOpFingerprint(op).opClass;
+    node.fingerprint = estimator.staticFingerprint(op);
+    node.opClass = node.fingerprint.opClass;
     if (isa<tensor::PadOp>(op))
       node.opClass = OpClass::DataMovement;
     nodeOf[op] = nodes.size();
@@ -366,9 +344,11 @@ void AssignLayoutsPass::buildProblem(func::FuncOp func,
   };
 
   for (auto [n, node] : llvm::enumerate(nodes)) {
-    for (LayoutAttr layout : node.candidates)
-      problem.unary[n][labelOf(layout)] =
-          node.op ? estimator.opSeconds(node, layout) : 0.0;
+    for (LayoutAttr layout : node.candidates) {
+      node.ownSeconds.push_back(node.op ? estimator.opSeconds(node, layout)
+                                        : 0.0);
+      problem.unary[n][labelOf(layout)] = node.ownSeconds.back();
+    }
     if (!node.op)
       continue;
     auto iface = cast<LayoutTransformOpInterface>(node.op);
@@ -466,17 +446,14 @@ void AssignLayoutsPass::pinNodes(LayoutCostEstimator &estimator) {
       // The seed rule: a poor current layout on an op with enough work.
       double score = estimator.memoryEfficiency(node, node.current);
       double intensity =
-          estimator.arithmeticIntensity(node.op).value_or(0.0);
+          node.fingerprint.getArithmeticIntensity().value_or(0.0);
       if (score < scoreThreshold && intensity > intensityThreshold) {
-        LayoutAttr best = node.current;
-        double bestSeconds = estimator.opSeconds(node, best);
-        for (LayoutAttr layout : node.candidates)
-          if (double seconds = estimator.opSeconds(node, layout);
-              seconds < bestSeconds) {
-            best = layout;
-            bestSeconds = seconds;
-          }
-        pinTo(best);
+        // The cheapest layout by the op's own estimate (the current one on
+        // ties: it comes first).
+        unsigned best = std::min_element(node.ownSeconds.begin(),
+                                         node.ownSeconds.end()) -
+                        node.ownSeconds.begin();
+        pinTo(node.candidates[best]);
       }
       break;
     }
@@ -570,10 +547,10 @@ void AssignLayoutsPass::runOnOperation() {
   resultNodeOf.clear();
   labels.clear();
 
-  collectNodes(func);
+  LayoutCostEstimator estimator(*lookupTarget(targetName), allowTF32,
+                                dynamicSizeHint);
+  collectNodes(func, estimator);
   if (!nodes.empty()) {
-    LayoutCostEstimator estimator(*lookupTarget(targetName), allowTF32,
-                                  dynamicSizeHint);
     buildProblem(func, estimator);
     unpinnedCosts = problem.unary;
     pinNodes(estimator);

@@ -20,7 +20,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -36,20 +35,6 @@ using precision::CastOp;
 
 namespace {
 enum class Category { Low, FP32, Follow };
-
-std::optional<OpClass> parseClassName(StringRef name) {
-  return llvm::StringSwitch<std::optional<OpClass>>(name)
-      .Cases({"conv", "convolution"}, OpClass::Convolution)
-      .Cases({"gemm", "contraction", "matmul"}, OpClass::Contraction)
-      .Cases({"pool", "pooling"}, OpClass::Pooling)
-      .Case("elementwise", OpClass::Elementwise)
-      .Case("broadcast", OpClass::Broadcast)
-      .Case("reduction", OpClass::Reduction)
-      .Cases({"norm", "normalization"}, OpClass::Normalization)
-      .Case("softmax", OpClass::Softmax)
-      .Cases({"data-movement", "data_movement"}, OpClass::DataMovement)
-      .Default(std::nullopt);
-}
 
 bool hasFP32OnlyMath(Operation *op) {
   bool found = false;
@@ -165,13 +150,12 @@ LogicalResult AssignPrecisionPass::parseOptions(func::FuncOp func) {
     for (auto [index, name] : llvm::enumerate(*names)) {
       std::optional<StringRef> text = name.getAsString();
       std::optional<OpClass> opClass =
-          text ? parseClassName(*text) : std::nullopt;
+          text ? parseOpClassOptionName(*text) : std::nullopt;
       if (!opClass)
         return fail(listsFile + ": " + key.str() + "[" + Twine(index) +
                     "]: unknown op class" +
                     (text ? " '" + text->str() + "'" : std::string()) +
-                    " (expected conv, gemm, pool, elementwise, broadcast, "
-                    "reduction, norm, softmax, data-movement)");
+                    " (expected " + kOpClassOptionNames + ")");
       lists[*opClass] = category;
     }
   }
@@ -337,17 +321,19 @@ void AssignPrecisionPass::runOnOperation() {
         llvm::any_of(op->getOperandTypes(), isF32Tensor))
       ops.push_back(op);
   });
-  // The first and last contraction, for keep-first-last-fp32.
+  // Each op's class, and the first and last contraction for
+  // keep-first-last-fp32.
+  SmallVector<OpClass> classes;
   SmallVector<Operation *> contractions;
   for (linalg::LinalgOp op : ops) {
-    OpClass opClass = computeOpFingerprint(op).opClass;
-    if (opClass == OpClass::Convolution || opClass == OpClass::Contraction)
+    classes.push_back(computeOpFingerprint(op).opClass);
+    if (classes.back() == OpClass::Convolution ||
+        classes.back() == OpClass::Contraction)
       contractions.push_back(op);
   }
 
   IRRewriter rewriter(&getContext());
-  for (linalg::LinalgOp op : ops) {
-    OpClass opClass = computeOpFingerprint(op).opClass;
+  for (auto [op, opClass] : llvm::zip(ops, classes)) {
     bool gemmLike =
         opClass == OpClass::Convolution || opClass == OpClass::Contraction;
     std::string reason;

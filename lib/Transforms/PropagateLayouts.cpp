@@ -35,17 +35,7 @@ using layout::ConvertOp;
 using layout::LayoutAttr;
 using layout::LayoutTransformOpInterface;
 
-/// Whether converting `value` costs nothing at run time.
-static bool isFreeToConvert(Value value) {
-  if (matchPattern(value, m_Constant()))
-    return true;
-  Operation *producer = value.getDefiningOp();
-  if (isa_and_present<tensor::EmptyOp>(producer))
-    return true;
-  if (auto fill = dyn_cast_if_present<linalg::FillOp>(producer))
-    return static_cast<bool>(fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>());
-  return false;
-}
+using layout::isFreeToConvert;
 
 namespace {
 /// Rewrites a layout-agnostic op (anything but convolutions, contractions
@@ -251,6 +241,13 @@ static Value getTransposeInput(Value value) {
   return {};
 }
 
+/// `map` with its two results swapped: the same operand read transposed.
+static AffineMap transposeResults(AffineMap map) {
+  return AffineMap::get(map.getNumDims(), map.getNumSymbols(),
+                        {map.getResult(1), map.getResult(0)},
+                        map.getContext());
+}
+
 /// Rebuilds `op` with `inputs` and `maps`, keeping its other attributes.
 static void replaceMatmul(linalg::MatmulOp op, ValueRange inputs,
                           ArrayRef<AffineMap> maps, PatternRewriter &rewriter) {
@@ -284,10 +281,7 @@ struct FoldTransposeIntoMatmul : OpRewritePattern<linalg::MatmulOp> {
       if (!source || matchPattern(source, m_Constant()))
         continue;
       inputs[i] = source;
-      AffineMap map = maps[i];
-      maps[i] = AffineMap::get(map.getNumDims(), map.getNumSymbols(),
-                               {map.getResult(1), map.getResult(0)},
-                               op.getContext());
+      maps[i] = transposeResults(maps[i]);
       changed = true;
     }
     if (!changed)
@@ -313,11 +307,9 @@ struct FoldConstantMatmulOperandTranspose
     SmallVector<AffineMap> plain = op.getDefaultIndexingMaps(op.getContext());
     bool changed = false;
     for (unsigned i = 0; i < inputs.size(); ++i) {
-      AffineMap map = maps[i];
-      if (!matchPattern(inputs[i], m_Constant()) || map == plain[i] ||
-          map.getNumResults() != 2 ||
-          map.getResult(0) != plain[i].getResult(1) ||
-          map.getResult(1) != plain[i].getResult(0))
+      if (!matchPattern(inputs[i], m_Constant()) ||
+          plain[i].getNumResults() != 2 ||
+          maps[i] != transposeResults(plain[i]))
         continue;
       auto type = cast<RankedTensorType>(inputs[i].getType());
       MLIRContext *context = op.getContext();

@@ -14,6 +14,7 @@
 
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <optional>
 #include <string>
@@ -36,6 +37,16 @@ enum class OpClass {
 
 /// "conv", "contraction", "pooling", ...
 StringRef stringifyOpClass(OpClass opClass);
+
+/// The op-class names users write in pass options and policy files (with
+/// aliases: convolution, contraction, matmul, pooling, normalization,
+/// data_movement).
+constexpr llvm::StringLiteral kOpClassOptionNames =
+    "conv, gemm, pool, elementwise, broadcast, reduction, norm, softmax, "
+    "data-movement";
+
+/// Parses one of kOpClassOptionNames (or an alias); nullopt otherwise.
+std::optional<OpClass> parseOpClassOptionName(StringRef name);
 
 /// A count that may depend on dynamic loop sizes: a sum of terms
 /// `coefficient * d_i * d_j * ...` over the op's dynamic loop dimensions.

@@ -7,7 +7,9 @@
 
 #include "opsnn/Dialect/Layout/Interfaces/LayoutTransformOpInterface.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::opsnn::layout;
@@ -67,10 +69,15 @@ Value mlir::opsnn::layout::createConvert(OpBuilder &builder, Location loc,
                            value, from, to);
 }
 
+bool mlir::opsnn::layout::isPermutationBetween(LayoutAttr from,
+                                               LayoutAttr to) {
+  return from && to && !from.isBlocked() && !to.isBlocked() &&
+         from.getLogicalDims() == to.getLogicalDims();
+}
+
 SmallVector<int64_t>
 mlir::opsnn::layout::getRelativePermutation(LayoutAttr from, LayoutAttr to) {
-  assert(!from.isBlocked() && !to.isBlocked() &&
-         from.getLogicalDims() == to.getLogicalDims() &&
+  assert(isPermutationBetween(from, to) &&
          "expected unblocked layouts of the same logical dimensions");
   SmallVector<int64_t> inverseFrom = invertPermutationVector(
       SmallVector<int64_t>(from.getPermutation()));
@@ -80,21 +87,52 @@ mlir::opsnn::layout::getRelativePermutation(LayoutAttr from, LayoutAttr to) {
   return permutation;
 }
 
-LayoutAttr mlir::opsnn::layout::inferComputeLayout(Value activation,
-                                                   int64_t rank) {
+LayoutAttr mlir::opsnn::layout::getAgnosticComputeLayout(
+    Operation *op, int64_t rank, Value firstActivation) {
   auto matchesRank = [&](LayoutAttr layout) {
     return layout && layout.getLogicalRank() == rank;
   };
-  if (Operation *producer = activation.getDefiningOp()) {
+  if (auto attr = op->getAttrOfType<LayoutAttr>(kComputeLayoutAttrName);
+      matchesRank(attr))
+    return attr;
+  if (Operation *producer = firstActivation.getDefiningOp()) {
     if (auto convert = dyn_cast<ConvertOp>(producer))
       if (matchesRank(convert.getDstLayout()))
         return convert.getDstLayout();
     // Recurses through chains of layout-agnostic producers up to the nearest
     // op that knows its layout (SSA values have no cycles within a block).
     if (auto iface = dyn_cast<LayoutTransformOpInterface>(producer))
-      if (iface.isActivationResult(cast<OpResult>(activation).getResultNumber()))
+      if (iface.isActivationResult(
+              cast<OpResult>(firstActivation).getResultNumber()))
         if (LayoutAttr layout = iface.getComputeLayout(); matchesRank(layout))
           return layout;
   }
-  return getChannelsFirstLayout(activation.getContext(), rank);
+  return getChannelsFirstLayout(op->getContext(), rank);
+}
+
+SmallVector<LayoutAttr>
+mlir::opsnn::layout::getAgnosticCandidates(LayoutAttr current) {
+  if (!current)
+    return {};
+  MLIRContext *context = current.getContext();
+  int64_t rank = current.getLogicalRank();
+  SmallVector<LayoutAttr> candidates = {current};
+  for (LayoutAttr layout : {getChannelsFirstLayout(context, rank),
+                            getChannelsLastLayout(context, rank)})
+    if (layout && layout.getLogicalDims() == current.getLogicalDims() &&
+        !llvm::is_contained(candidates, layout))
+      candidates.push_back(layout);
+  return candidates;
+}
+
+bool mlir::opsnn::layout::isFreeToConvert(Value value) {
+  if (matchPattern(value, m_Constant()))
+    return true;
+  Operation *producer = value.getDefiningOp();
+  if (isa_and_present<tensor::EmptyOp>(producer))
+    return true;
+  if (auto fill = dyn_cast_if_present<linalg::FillOp>(producer))
+    return static_cast<bool>(
+        fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>());
+  return false;
 }

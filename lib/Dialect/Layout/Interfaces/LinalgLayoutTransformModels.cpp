@@ -200,32 +200,6 @@ int64_t getActivationRank(linalg::GenericOp op) {
   return rank >= 3 && rank <= 5 ? rank : 0;
 }
 
-/// Layout-agnostic ops compute in the layout they are tagged with, else in
-/// the layout of the producer of their first activation.
-LayoutAttr getAgnosticComputeLayout(Operation *op, int64_t rank,
-                                    Value firstActivation) {
-  if (auto attr = op->getAttrOfType<LayoutAttr>(kComputeLayoutAttrName))
-    if (attr.getLogicalRank() == rank)
-      return attr;
-  return inferComputeLayout(firstActivation, rank);
-}
-
-/// The current layout and the other layouts of the same rank (channels
-/// first and last).
-SmallVector<LayoutAttr> getAgnosticCandidates(LayoutAttr current) {
-  if (!current)
-    return {};
-  MLIRContext *context = current.getContext();
-  int64_t rank = current.getLogicalRank();
-  SmallVector<LayoutAttr> candidates = {current};
-  for (LayoutAttr layout : {getChannelsFirstLayout(context, rank),
-                            getChannelsLastLayout(context, rank)})
-    if (layout && layout.getLogicalDims() == current.getLogicalDims() &&
-        !llvm::is_contained(candidates, layout))
-      candidates.push_back(layout);
-  return candidates;
-}
-
 struct GenericOpLayoutModel
     : LayoutTransformOpInterface::ExternalModel<GenericOpLayoutModel,
                                                 linalg::GenericOp> {
@@ -265,8 +239,7 @@ struct GenericOpLayoutModel
     if (!generic.hasPureTensorSemantics())
       return rewriter.notifyMatchFailure(op, "expected tensor semantics");
     LayoutAttr current = getComputeLayout(op);
-    if (!current || current.isBlocked() || layout.isBlocked() ||
-        current.getLogicalDims() != layout.getLogicalDims())
+    if (!isPermutationBetween(current, layout))
       return rewriter.notifyMatchFailure(op, "not an unblocked candidate");
     SmallVector<int64_t> relative = getRelativePermutation(current, layout);
 
@@ -377,8 +350,7 @@ struct SoftmaxOpLayoutModel
     if (!softmax.hasPureTensorSemantics())
       return rewriter.notifyMatchFailure(op, "expected tensor semantics");
     LayoutAttr current = getComputeLayout(op);
-    if (!current || current.isBlocked() || layout.isBlocked() ||
-        current.getLogicalDims() != layout.getLogicalDims())
+    if (!isPermutationBetween(current, layout))
       return rewriter.notifyMatchFailure(op, "not an unblocked candidate");
     SmallVector<int64_t> relative = getRelativePermutation(current, layout);
     int64_t dimension =
@@ -468,9 +440,8 @@ struct ReduceOpLayoutModel
                                          LayoutAttr layout) const {
     auto reduce = cast<linalg::ReduceOp>(op);
     LayoutAttr current = getComputeLayout(op);
-    if (!current || !reduce.hasPureTensorSemantics() || current.isBlocked() ||
-        layout.isBlocked() ||
-        current.getLogicalDims() != layout.getLogicalDims())
+    if (!reduce.hasPureTensorSemantics() ||
+        !isPermutationBetween(current, layout))
       return rewriter.notifyMatchFailure(op, "not an unblocked candidate");
     std::optional<SmallVector<int64_t>> dims =
         getDimensionsIn(reduce, current, layout);

@@ -25,25 +25,11 @@ struct PadOpLayoutModel
     int64_t rank = pad.getSourceType().getRank();
     if (rank < 3 || rank > 5 || !pad.getConstantPaddingValue())
       return {};
-    if (auto attr = op->getAttrOfType<LayoutAttr>(kComputeLayoutAttrName))
-      if (attr.getLogicalRank() == rank)
-        return attr;
-    return inferComputeLayout(pad.getSource(), rank);
+    return getAgnosticComputeLayout(op, rank, pad.getSource());
   }
 
   SmallVector<LayoutAttr> getLayoutCandidates(Operation *op) const {
-    LayoutAttr current = getComputeLayout(op);
-    if (!current)
-      return {};
-    MLIRContext *context = op->getContext();
-    int64_t rank = current.getLogicalRank();
-    SmallVector<LayoutAttr> candidates = {current};
-    for (LayoutAttr layout : {getChannelsFirstLayout(context, rank),
-                              getChannelsLastLayout(context, rank)})
-      if (layout.getLogicalDims() == current.getLogicalDims() &&
-          !llvm::is_contained(candidates, layout))
-        candidates.push_back(layout);
-    return candidates;
+    return getAgnosticCandidates(getComputeLayout(op));
   }
 
   // Operand 0 is the source; the others are dynamic padding sizes.
@@ -57,9 +43,7 @@ struct PadOpLayoutModel
     auto pad = cast<tensor::PadOp>(op);
     LayoutAttr current = getComputeLayout(op);
     Value paddingValue = pad.getConstantPaddingValue();
-    if (!current || !paddingValue || current.isBlocked() ||
-        layout.isBlocked() ||
-        current.getLogicalDims() != layout.getLogicalDims())
+    if (!paddingValue || !isPermutationBetween(current, layout))
       return rewriter.notifyMatchFailure(op, "not an unblocked candidate");
     SmallVector<int64_t> relative = getRelativePermutation(current, layout);
     Location loc = op->getLoc();

@@ -40,16 +40,32 @@ RankedTensorType getConvertedType(RankedTensorType type, LayoutAttr from,
 Value createConvert(OpBuilder &builder, Location loc, Value value,
                     LayoutAttr from, LayoutAttr to);
 
+/// Whether `from` and `to` are unblocked layouts of the same logical
+/// dimensions (both non-null): what getRelativePermutation needs.
+bool isPermutationBetween(LayoutAttr from, LayoutAttr to);
+
 /// For two unblocked layouts of the same logical dimensions: result
 /// dimension i of a conversion from `from` to `to` is source dimension
 /// perm[i].
 SmallVector<int64_t> getRelativePermutation(LayoutAttr from, LayoutAttr to);
 
-/// The layout a layout-agnostic op (a generic, a pad) computes in when it
-/// carries no kComputeLayoutAttrName: the compute layout of the op that
-/// produces its first activation operand `activation` when that op has one,
-/// else the identity (channels-first) layout of `rank`.
-LayoutAttr inferComputeLayout(Value activation, int64_t rank);
+/// The layout a layout-agnostic op (a generic, a pad, softmax, reduce)
+/// computes in: its kComputeLayoutAttrName when it has one of `rank`, else
+/// the compute layout of the op that produces its first activation operand
+/// `firstActivation` when that op has one, else the identity
+/// (channels-first) layout of `rank`.
+LayoutAttr getAgnosticComputeLayout(Operation *op, int64_t rank,
+                                    Value firstActivation);
+
+/// The candidates of a layout-agnostic op computing in `current`: `current`
+/// first, then the channels-first and channels-last layouts of its rank
+/// when they name the same logical dimensions. Empty for a null `current`.
+SmallVector<LayoutAttr> getAgnosticCandidates(LayoutAttr current);
+
+/// Whether converting `value` costs nothing at run time: a constant (folded
+/// at compile time), an empty tensor or a filled empty tensor (re-created in
+/// the new layout).
+bool isFreeToConvert(Value value);
 
 } // namespace mlir::opsnn::layout
 
