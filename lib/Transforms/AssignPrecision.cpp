@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "opsnn/Analysis/OpFingerprint.h"
+#include "opsnn/Analysis/ValueRanges.h"
 #include "opsnn/Dialect/Precision/IR/PrecisionDialect.h"
 #include "opsnn/Transforms/Passes.h"
 
@@ -174,28 +175,29 @@ Category AssignPrecisionPass::categoryOf(Operation *op,
 
 std::optional<std::string>
 AssignPrecisionPass::rangeReason(Operation *op) const {
-  for (Value operand : op->getOperands()) {
-    DenseElementsAttr values;
-    if (!matchPattern(operand, m_Constant(&values)) ||
-        !isa<FloatType>(values.getElementType()))
+  auto text = [](double x) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof(buffer), "%g", x);
+    return std::string(buffer);
+  };
+  // Every tensor the op reads or writes must fit the low type.
+  SmallVector<Value> values(op->getOperands());
+  llvm::append_range(values, op->getResults());
+  for (Value value : values) {
+    if (!isa<FloatType>(getElementTypeOrSelf(value.getType())))
       continue;
-    double largest = 0, smallest = std::numeric_limits<double>::infinity();
-    for (APFloat value : values.getValues<APFloat>()) {
-      double magnitude = std::abs(value.convertToDouble());
-      largest = std::max(largest, magnitude);
-      if (magnitude != 0)
-        smallest = std::min(smallest, magnitude);
-    }
-    auto text = [](double x) {
-      char buffer[32];
-      std::snprintf(buffer, sizeof(buffer), "%g", x);
-      return std::string(buffer);
-    };
-    if (largest > overflow)
-      return "range: |x| up to " + text(largest) + " > " + text(overflow);
-    if (smallest < underflow)
-      return "range: non-zero |x| down to " + text(smallest) + " < " +
-             text(underflow);
+    std::optional<KnownRange> range = getKnownRange(value);
+    if (!range)
+      continue;
+    std::string source =
+        " (" + stringifyRangeSource(range->source).str() + ")";
+    if (range->maxAbs() > overflow)
+      return "range: |x| up to " + text(range->maxAbs()) + " > " +
+             text(overflow) + source;
+    if (range->knowsSmallValues() && range->minAbsNonzero != 0 &&
+        range->minAbsNonzero < underflow)
+      return "range: non-zero |x| down to " + text(range->minAbsNonzero) +
+             " < " + text(underflow) + source;
   }
   return std::nullopt;
 }

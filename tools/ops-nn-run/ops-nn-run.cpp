@@ -16,7 +16,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "opsnn/Analysis/RangeAnalysis.h"
 #include "opsnn/Execution/HostExecutable.h"
+#include "opsnn/Execution/IntermediateValues.h"
 #include "opsnn/InitAll.h"
 #include "opsnn/Runtime/Artifact.h"
 #include "opsnn/Runtime/Npy.h"
@@ -42,6 +44,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -81,6 +84,89 @@ static cl::opt<unsigned> warmup("warmup",
                                 cl::init(1));
 static cl::opt<bool> json("json", cl::desc("Print a JSON summary"),
                           cl::init(false));
+static cl::opt<std::string> collectRanges(
+    "collect-ranges",
+    cl::desc("Also record the range (min, max, smallest non-zero magnitude) "
+             "of every argument and intermediate float tensor and write them "
+             "to FILE.json, the calibration file of --opsnn-analyze-ranges"),
+    cl::init(""));
+static cl::opt<bool> appendRanges(
+    "append-ranges",
+    cl::desc("With --collect-ranges: merge into the ranges FILE.json already "
+             "holds (one run per calibration sample)"),
+    cl::init(false));
+static cl::opt<std::string> dumpValues(
+    "dump-values",
+    cl::desc("Write every intermediate float tensor to DIR/vN.npy, listed by "
+             "value key in DIR/values.json (per-layer accuracy checks)"),
+    cl::init(""));
+
+/// --collect-ranges: one calibration sample's ranges, merged into the file
+/// with --append-ranges. Non-finite elements widen the range to the largest
+/// double (JSON has no infinity): such a tensor never fits a narrow type.
+static llvm::Error writeRanges(StringRef entry,
+                               const std::vector<NpyArray> &arguments,
+                               const std::vector<std::string> &keys,
+                               const std::vector<NpyArray> &values) {
+  opsnn::CalibrationTable table;
+  if (appendRanges && llvm::sys::fs::exists(collectRanges)) {
+    llvm::Expected<opsnn::CalibrationTable> existing =
+        opsnn::CalibrationTable::read(collectRanges);
+    if (!existing)
+      return existing.takeError();
+    table = std::move(*existing);
+  }
+  auto add = [&](const std::string &key, const NpyArray &array) {
+    int64_t nonFinite = 0;
+    std::optional<opsnn::KnownRange> range =
+        opsnn::measureRange(array, &nonFinite);
+    if (nonFinite > 0) {
+      double largest = std::numeric_limits<double>::max();
+      opsnn::KnownRange everything{-largest, largest, range ? range->minAbsNonzero : 0,
+                                   opsnn::RangeSource::Calibration};
+      range = range ? range->unionWith(everything) : everything;
+    }
+    if (range)
+      table.merge(key, *range);
+  };
+  for (auto [index, array] : llvm::enumerate(arguments))
+    add((entry + "/arg#" + llvm::Twine(index)).str(), array);
+  for (auto [key, array] : llvm::zip(keys, values))
+    add(key, array);
+  table.samples += 1;
+  return table.write(collectRanges);
+}
+
+/// --dump-values: DIR/vN.npy and DIR/values.json ({"key": "vN.npy", ...};
+/// a key seen twice keeps its first value).
+static llvm::Error writeValues(const std::vector<std::string> &keys,
+                               const std::vector<NpyArray> &values) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dumpValues))
+    return llvm::createStringError(ec, "cannot create '" + dumpValues +
+                                           "': " + ec.message());
+  llvm::json::Object manifest;
+  for (auto [index, key, array] : llvm::enumerate(keys, values)) {
+    if (manifest.get(key))
+      continue;
+    std::string name = "v" + std::to_string(index) + ".npy";
+    llvm::SmallString<128> path(dumpValues);
+    llvm::sys::path::append(path, name);
+    std::string error;
+    if (!opsnn::runtime::writeNpy(path.str().str(), array, error))
+      return llvm::createStringError(llvm::inconvertibleErrorCode(), error);
+    manifest[key] = name;
+  }
+  llvm::SmallString<128> path(dumpValues);
+  llvm::sys::path::append(path, "values.json");
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec)
+    return llvm::createStringError(ec, "cannot write '" + path + "': " +
+                                           ec.message());
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest)))
+     << "\n";
+  return llvm::Error::success();
+}
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "ops-nn-run: error: " << message << "\n";
@@ -115,6 +201,10 @@ int main(int argc, char **argv) {
   std::string entry;
   std::unique_ptr<opsnn::runtime::HostArtifact> artifact;
   std::unique_ptr<opsnn::HostExecutable> executable;
+  // With --collect-ranges / --dump-values: the entry's own result count and
+  // the keys of the intermediate values returned after them.
+  std::vector<std::string> exposedKeys;
+  unsigned numResults = 0;
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);
@@ -122,9 +212,10 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
 
   if (llvm::sys::fs::is_directory(inputFile)) {
-    if (!pipeline.empty() || !emitArtifact.empty())
-      return fail("--pipeline and --emit-artifact need an .mlir input, not "
-                  "an artifact");
+    if (!pipeline.empty() || !emitArtifact.empty() ||
+        !collectRanges.empty() || !dumpValues.empty())
+      return fail("--pipeline, --emit-artifact, --collect-ranges and "
+                  "--dump-values need an .mlir input, not an artifact");
     std::string error;
     artifact = opsnn::runtime::HostArtifact::load(inputFile, error);
     if (!artifact)
@@ -165,6 +256,18 @@ int main(int argc, char **argv) {
         return fail("the module has " + llvm::Twine(candidates.size()) +
                     " public functions; choose one with --entry=NAME");
       entry = candidates.front().getName().str();
+    }
+
+    if (!collectRanges.empty() || !dumpValues.empty()) {
+      numResults = module->lookupSymbol<func::FuncOp>(entry)
+                       ? module->lookupSymbol<func::FuncOp>(entry)
+                             .getNumResults()
+                       : 0;
+      llvm::Expected<std::vector<std::string>> keys =
+          opsnn::exposeIntermediateValues(*module, entry);
+      if (!keys)
+        return fail(llvm::toString(keys.takeError()));
+      exposedKeys = std::move(*keys);
     }
 
     std::function<void(OpPassManager &)> buildPipeline;
@@ -223,6 +326,19 @@ int main(int argc, char **argv) {
   std::vector<NpyArray> outputs;
   if (llvm::Error error = runOnce(arrays, &outputs))
     return fail(llvm::toString(std::move(error)));
+  if (!exposedKeys.empty() || !collectRanges.empty() || !dumpValues.empty()) {
+    std::vector<NpyArray> intermediates(
+        std::make_move_iterator(outputs.begin() + numResults),
+        std::make_move_iterator(outputs.end()));
+    outputs.resize(numResults);
+    if (!collectRanges.empty())
+      if (llvm::Error error =
+              writeRanges(entry, arrays, exposedKeys, intermediates))
+        return fail(llvm::toString(std::move(error)));
+    if (!dumpValues.empty())
+      if (llvm::Error error = writeValues(exposedKeys, intermediates))
+        return fail(llvm::toString(std::move(error)));
+  }
 
   llvm::json::Array outputJson;
   if (!outputDir.empty()) {

@@ -1,0 +1,122 @@
+//===- IntermediateValues.cpp - Run a function and see inside it ----------===//
+//
+// See IntermediateValues.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "opsnn/Execution/IntermediateValues.h"
+
+#include "opsnn/Dialect/Layout/IR/LayoutDialect.h"
+#include "opsnn/Dialect/Precision/IR/PrecisionDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/APFloat.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::opsnn;
+
+static llvm::Error error(const Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// Ops whose result tells nothing a neighbour does not: constants, tensors
+/// without values yet, and moves of the same values.
+static bool isWorthExposing(Operation *op) {
+  return !matchPattern(op, m_Constant()) &&
+         !isa<tensor::EmptyOp, linalg::FillOp, layout::ConvertOp,
+              precision::CastOp>(op);
+}
+
+llvm::Expected<std::vector<std::string>>
+mlir::opsnn::exposeIntermediateValues(ModuleOp module, StringRef entry) {
+  auto func = module.lookupSymbol<func::FuncOp>(entry);
+  if (!func || func.isExternal())
+    return error("no function @" + entry + " with a body");
+  if (!func.getBody().hasOneBlock())
+    return error("@" + entry + " has more than one block");
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+
+  std::vector<std::string> keys;
+  SmallVector<Value> exposed;
+  for (Operation &op : func.getBody().front().without_terminator()) {
+    if (!isWorthExposing(&op))
+      continue;
+    for (Value result : op.getResults()) {
+      auto type = dyn_cast<RankedTensorType>(result.getType());
+      if (!type || !isa<FloatType>(type.getElementType()))
+        continue;
+      std::string key = getValueKey(result);
+      if (key.empty())
+        continue;
+      keys.push_back(std::move(key));
+      exposed.push_back(result);
+    }
+  }
+  ret->insertOperands(ret->getNumOperands(), exposed);
+  func.setFunctionType(FunctionType::get(
+      func.getContext(), func.getArgumentTypes(), ret->getOperandTypes()));
+  return keys;
+}
+
+/// An element of `array` as a double, by its .npy descriptor.
+static std::optional<double> readElement(const runtime::NpyArray &array,
+                                         int64_t index) {
+  const char *data = array.data.data();
+  StringRef kind = StringRef(array.descr).drop_front(); // byte order
+  if (kind == "f8") {
+    double x;
+    std::memcpy(&x, data + index * 8, 8);
+    return x;
+  }
+  if (kind == "f4") {
+    float x;
+    std::memcpy(&x, data + index * 4, 4);
+    return x;
+  }
+  if (kind == "f2") {
+    uint16_t bits;
+    std::memcpy(&bits, data + index * 2, 2);
+    llvm::APFloat x(llvm::APFloat::IEEEhalf(), llvm::APInt(16, bits));
+    return x.convertToDouble();
+  }
+  return std::nullopt;
+}
+
+std::optional<KnownRange>
+mlir::opsnn::measureRange(const runtime::NpyArray &array, int64_t *nonFinite) {
+  int64_t count = array.getNumElements();
+  if (nonFinite)
+    *nonFinite = 0;
+  if (count > 0 && !readElement(array, 0))
+    return std::nullopt;
+  KnownRange range;
+  range.source = RangeSource::Calibration;
+  range.min = std::numeric_limits<double>::infinity();
+  range.max = -range.min;
+  double smallest = std::numeric_limits<double>::infinity();
+  bool any = false;
+  for (int64_t i = 0; i < count; ++i) {
+    double x = *readElement(array, i);
+    if (!std::isfinite(x)) {
+      if (nonFinite)
+        ++*nonFinite;
+      continue;
+    }
+    any = true;
+    range.min = std::min(range.min, x);
+    range.max = std::max(range.max, x);
+    if (x != 0)
+      smallest = std::min(smallest, std::fabs(x));
+  }
+  if (!any)
+    return std::nullopt;
+  range.minAbsNonzero = std::isinf(smallest) ? 0 : smallest;
+  return range;
+}
