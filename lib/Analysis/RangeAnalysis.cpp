@@ -133,6 +133,11 @@ struct Interval {
   double lo, hi;
 
   static Interval point(double x) { return {x, x}; }
+  /// Nothing known: self-bounding functions (tanh, softmax) still bound it.
+  static Interval top() {
+    return {-std::numeric_limits<double>::infinity(),
+            std::numeric_limits<double>::infinity()};
+  }
   bool valid() const { return !std::isnan(lo) && !std::isnan(hi) && lo <= hi; }
   bool finite() const { return std::isfinite(lo) && std::isfinite(hi); }
   bool operator==(const Interval &other) const {
@@ -246,7 +251,7 @@ IntervalEvaluator::evaluateScalar(Operation *op,
     Value operand = op->getOperand(i);
     if (auto it = env.find(operand); it != env.end())
       return it->second;
-    return lookup(operand);
+    return lookup(operand).value_or(Interval::top());
   };
   SmallVector<Interval, 3> in;
   for (unsigned i = 0, e = op->getNumOperands(); i < e; ++i) {
@@ -330,21 +335,16 @@ IntervalEvaluator::evaluateLinalg(linalg::LinalgOp op) {
     return unknown;
   DenseMap<Value, Interval> env;
   for (OpOperand *input : op.getDpsInputOperands()) {
-    MaybeInterval range = lookup(input->get());
-    if (!range)
-      return unknown;
-    env[op.getMatchingBlockArgument(input)] = *range;
+    env[op.getMatchingBlockArgument(input)] =
+        lookup(input->get()).value_or(Interval::top());
   }
   SmallVector<BlockArgument> accumulators;
   SmallVector<Interval> initial;
   for (OpOperand &init : op.getDpsInitsMutable()) {
     if (!op.payloadUsesValueFromOperand(&init))
       continue;
-    MaybeInterval range = lookup(init.get());
-    if (!range)
-      return unknown;
     accumulators.push_back(op.getMatchingBlockArgument(&init));
-    initial.push_back(*range);
+    initial.push_back(lookup(init.get()).value_or(Interval::top()));
   }
   SmallVector<int64_t> loopSizes = op.getStaticLoopRanges();
 
@@ -368,11 +368,9 @@ IntervalEvaluator::evaluateLinalg(linalg::LinalgOp op) {
     SmallVector<Interval> yielded;
     for (Value value : body->getTerminator()->getOperands()) {
       auto it = env.find(value);
-      MaybeInterval range =
-          it != env.end() ? MaybeInterval(it->second) : lookup(value);
-      if (!range)
-        return std::nullopt;
-      yielded.push_back(*range);
+      yielded.push_back(it != env.end()
+                            ? it->second
+                            : lookup(value).value_or(Interval::top()));
     }
     return yielded;
   };

@@ -9,6 +9,11 @@
 #include "mlir/Pass/PassRegistry.h"
 
 void mlir::opsnn::registerPipelines() {
+  PassPipelineRegistration<OptimizeOptions>(
+      "opsnn-optimize",
+      "Graph-level optimization: layouts (ALTE), value ranges and precision "
+      "for a target, on linalg-on-tensors",
+      buildOptimizePipeline);
   PassPipelineRegistration<LowerToCPUOptions>(
       "opsnn-lower-to-cpu",
       "Lower linalg-on-tensors (with layout and precision ops) to the LLVM "

@@ -11,6 +11,7 @@
 
 #include "opsnn/Analysis/OpFingerprint.h"
 #include "opsnn/Analysis/ValueRanges.h"
+#include "opsnn/Dialect/Layout/IR/LayoutDialect.h"
 #include "opsnn/Dialect/Precision/IR/PrecisionDialect.h"
 #include "opsnn/Transforms/Passes.h"
 
@@ -367,6 +368,9 @@ void AssignPrecisionPass::runOnOperation() {
         break;
       case Category::Follow:
         lower = llvm::any_of(op->getOperands(), [&](Value operand) {
+          // Layout conversions move values without changing them.
+          while (auto convert = operand.getDefiningOp<layout::ConvertOp>())
+            operand = convert.getInput();
           auto cast = operand.getDefiningOp<CastOp>();
           return cast &&
                  getElementTypeOrSelf(cast.getInput().getType()) == low;

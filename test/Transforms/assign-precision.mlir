@@ -7,6 +7,7 @@
 // RUN: ops-nn-opt %s --opsnn-assign-precision="mode=mixed-fp16 keep-first-last-fp32" | FileCheck %s --check-prefix=FIRSTLAST
 // RUN: ops-nn-opt %s --opsnn-assign-precision="mode=fp32" | FileCheck %s --check-prefix=FP32
 // RUN: ops-nn-opt %s --opsnn-assign-precision="mode=mixed-fp16 lists=%S/Inputs/precision-lists.json" | FileCheck %s --check-prefix=LISTS
+// RUN: ops-nn-opt %s --pass-pipeline="builtin.module(func.func(opsnn-analyze-ranges{calibration=%S/Inputs/calibration.json},opsnn-assign-precision{mode=mixed-fp16}))" | FileCheck %s --check-prefix=CAL
 // RUN: not ops-nn-opt %s --opsnn-assign-precision="mode=fp12" 2>&1 | FileCheck %s --check-prefix=MODE
 // RUN: not ops-nn-opt %s --opsnn-assign-precision="mode=int8" 2>&1 | FileCheck %s --check-prefix=INT8
 // RUN: not ops-nn-opt %s --opsnn-assign-precision="lists=%S/Inputs/bad-precision-lists.json" 2>&1 | FileCheck %s --check-prefix=BADLIST
@@ -48,8 +49,8 @@
 // BF16's range holds both: all three lowered.
 // CHECK-LABEL: func @ranges
 // CHECK-DAG: arith.constant dense<{{.*}}> : tensor<2x2xf16>
-// CHECK-DAG: linalg.matmul {precision.decision = {precision = f32, reason = "range: |x| up to 70000 > 65504"}}
-// CHECK-DAG: linalg.matmul {precision.decision = {precision = f32, reason = "range: non-zero |x| down to 1e-09 < 1e-08"}}
+// CHECK-DAG: linalg.matmul {precision.decision = {precision = f32, reason = "range: |x| up to 70000 > 65504 (constant)"}}
+// CHECK-DAG: linalg.matmul {precision.decision = {precision = f32, reason = "range: non-zero |x| down to 1e-09 < 1e-08 (constant)"}}
 // BF16-LABEL: func @ranges
 // BF16-NOT: reason = "range
 // BF16: return
@@ -88,4 +89,25 @@ func.func @softmax_stays(%a: tensor<4x16xf32>) -> tensor<4x16xf32> {
   %e = tensor.empty() : tensor<4x16xf32>
   %s = linalg.softmax dimension(1) ins(%a : tensor<4x16xf32>) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
   return %s : tensor<4x16xf32>
+}
+
+// Measured ranges (calibration file, keyed by the ops' locations): the
+// tensor reaching -70000 and the one with values down to 1e-9 keep their
+// matmuls in FP32; the third matmul, with an interval range that fits, and
+// the argument's calibrated range (|x| <= 4) let it run in FP16. Interval
+// bounds say nothing about small values, so they never trigger the
+// underflow rule.
+// CAL-LABEL: func @calibrated
+// CAL: linalg.matmul {{{.*}}precision.decision = {precision = f32, reason = "range: |x| up to 70000 > 65504 (calibration)"}
+// CAL: linalg.matmul {{{.*}}precision.decision = {precision = f32, reason = "range: non-zero |x| down to 1e-09 < 1e-08 (calibration)"}
+// CAL: linalg.generic {{.*}}precision.decision = {precision = f16, reason = "low list"}
+func.func @calibrated(%x: tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>) {
+  %w = arith.constant dense<1.0> : tensor<2x2xf32>
+  %e = tensor.empty() : tensor<2x2xf32>
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %big = linalg.matmul ins(%x, %w : tensor<2x2xf32>, tensor<2x2xf32>) outs(%f : tensor<2x2xf32>) -> tensor<2x2xf32> loc("dense")
+  %tiny = linalg.matmul ins(%x, %w : tensor<2x2xf32>, tensor<2x2xf32>) outs(%f : tensor<2x2xf32>) -> tensor<2x2xf32> loc("tiny")
+  %fine = linalg.matmul ins(%x, %w : tensor<2x2xf32>, tensor<2x2xf32>) outs(%f : tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %big, %tiny, %fine : tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>
 }

@@ -66,6 +66,53 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
 void buildLowerToNVVMPipeline(OpPassManager &pm,
                               const LowerToNVVMOptions &options);
 
+/// Options of `--opsnn-optimize`.
+struct OptimizeOptions : public PassPipelineOptions<OptimizeOptions> {
+  PassOptions::Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("Target whose cost model decides (a100, h100, h200, t4, "
+                     "v100, host, or a JSON file)"),
+      llvm::cl::init("a100")};
+  PassOptions::Option<bool> layouts{
+      *this, "layouts",
+      llvm::cl::desc("Run ALTE: assign layouts, then propagate and fold the "
+                     "conversions"),
+      llvm::cl::init(true)};
+  PassOptions::Option<std::string> precision{
+      *this, "precision",
+      llvm::cl::desc("Precision mode of --opsnn-assign-precision (fp32: "
+                     "types unchanged)"),
+      llvm::cl::init("fp32")};
+  PassOptions::Option<std::string> calibration{
+      *this, "calibration",
+      llvm::cl::desc("Calibration ranges (ops-nn-run --collect-ranges) for "
+                     "--opsnn-analyze-ranges"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> lists{
+      *this, "lists",
+      llvm::cl::desc("JSON file overriding the precision policy's op lists"),
+      llvm::cl::init("")};
+  PassOptions::Option<bool> keepFirstLastFP32{
+      *this, "keep-first-last-fp32",
+      llvm::cl::desc("Keep the first and last contraction in FP32"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> keepIOTypes{
+      *this, "keep-io-types",
+      llvm::cl::desc("Function arguments and results keep their types"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> annotate{
+      *this, "annotate",
+      llvm::cl::desc("Record every layout decision (layout.decision)"),
+      llvm::cl::init(false)};
+};
+
+/// The graph-level optimization of DESIGN.md, on linalg-on-tensors:
+/// --opsnn-assign-layouts, --opsnn-propagate-layouts and canonicalize (when
+/// `layouts`), --opsnn-analyze-ranges, --opsnn-assign-precision,
+/// --opsnn-eliminate-casts and canonicalize. Its output is still
+/// linalg-on-tensors (with layout/precision ops) for either lowering.
+void buildOptimizePipeline(OpPassManager &pm, const OptimizeOptions &options);
+
 /// Registers every pipeline with the global pass registry.
 void registerPipelines();
 
