@@ -7,11 +7,19 @@ the FP32 one; for 2-D outputs (batch x classes) also top-1 and top-5
 agreement.
 
 Usage: accuracy_check.py MODEL.mlir --pipeline=PASSES [--entry=NAME]
-           [--ops-nn-run=BIN] [--seed=N] [--batches=K] [--json]
+           [--ops-nn-run=BIN] [--seed=N] [--batches=K] [--per-layer] [--json]
 
 Inputs come from the function signature like the integration tests' (see
 test/Integration/check.py: magnitudes in [0.25, 1.25], random signs);
 --batches repeats with K seeds and reports the worst figures.
+
+--per-layer finds the op that hurts: both runs also return every
+intermediate tensor (`ops-nn-run --dump-values`, keyed by the ops'
+locations) and each one is compared like an output, in program order, with
+the worst marked. The intermediates are returned before the pipeline runs,
+so they keep the model's layouts and types; being results, they can change
+what ALTE decides, which is why the outputs' figures come from the plain
+runs.
 """
 
 import argparse
@@ -28,8 +36,10 @@ sys.path.insert(0, os.path.join(ROOT, "test", "Integration"))
 import check  # noqa: E402  (signature parsing and input generation)
 
 
-def run(ops_nn_run, model, entry, inputs, pipeline, out_dir):
+def run(ops_nn_run, model, entry, inputs, pipeline, out_dir, dump=None):
     command = [ops_nn_run, model, "--output-dir", out_dir]
+    if dump:
+        command.append("--dump-values=" + dump)
     command += ["--input=" + path for path in inputs]
     if entry:
         command.append("--entry=" + entry)
@@ -43,6 +53,34 @@ def run(ops_nn_run, model, entry, inputs, pipeline, out_dir):
         outputs.append(np.load(os.path.join(out_dir, "out%d.npy" % i)))
         i += 1
     return outputs
+
+
+def load_values(folder):
+    """[(key, array)] in program order, from ops-nn-run --dump-values."""
+    with open(os.path.join(folder, "values.json")) as f:
+        manifest = json.load(f)["values"]
+    return [(v["key"], np.load(os.path.join(folder, v["file"]))) for v in manifest]
+
+
+def per_layer(ops_nn_run, model, entry, paths, pipeline, tmp):
+    """{key: figures} for every intermediate both runs computed."""
+    reference_dir, optimized_dir = (os.path.join(tmp, "values-fp32"),
+                                    os.path.join(tmp, "values-opt"))
+    run(ops_nn_run, model, entry, paths, None, os.path.join(tmp, "l-fp32"),
+        dump=reference_dir)
+    run(ops_nn_run, model, entry, paths, pipeline, os.path.join(tmp, "l-opt"),
+        dump=optimized_dir)
+    optimized = dict(load_values(optimized_dir))
+    layers = {}
+    for key, ref in load_values(reference_dir):
+        got = optimized.get(key)
+        if got is None or got.shape != ref.shape:
+            continue
+        figures = compare(ref, got)
+        figures.pop("top1_agreement", None)
+        figures.pop("top5_agreement", None)
+        layers[key] = figures
+    return layers
 
 
 def compare(reference, optimized):
@@ -73,6 +111,8 @@ def main():
                         default=os.path.join(ROOT, "build", "bin", "ops-nn-run"))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--batches", type=int, default=1)
+    parser.add_argument("--per-layer", action="store_true",
+                        help="also compare every intermediate tensor")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
@@ -80,7 +120,7 @@ def main():
     types = ([t.strip() for t in directives["ARGS"][0].split(",")]
              if directives["ARGS"] else check.signature_args(args.model, args.entry))
     positive = {int(i) for line in directives["POSITIVE"] for i in line.split(",")}
-    worst = {}
+    worst, layers = {}, {}
     for batch in range(args.batches):
         rng = np.random.default_rng(args.seed + batch)
         with tempfile.TemporaryDirectory() as tmp:
@@ -98,6 +138,14 @@ def main():
                             os.path.join(tmp, "fp32"))
             optimized = run(args.ops_nn_run, args.model, args.entry, paths,
                             args.pipeline, os.path.join(tmp, "opt"))
+            if args.per_layer:
+                for key, figures in per_layer(args.ops_nn_run, args.model,
+                                              args.entry, paths, args.pipeline,
+                                              tmp).items():
+                    entry = layers.setdefault(key, figures)
+                    for name, value in figures.items():
+                        entry[name] = (min(entry[name], value) if name == "cosine"
+                                       else max(entry[name], value))
         for index, (ref, got) in enumerate(zip(reference, optimized)):
             figures = compare(ref, got)
             entry = worst.setdefault("out%d" % index, figures)
@@ -105,11 +153,25 @@ def main():
                 better_high = key in ("cosine", "top1_agreement", "top5_agreement")
                 entry[key] = min(entry[key], value) if better_high else max(entry[key], value)
     if args.json:
-        print(json.dumps(worst, indent=2, sort_keys=True))
+        result = dict(worst)
+        if args.per_layer:
+            result["layers"] = [dict(key=key, **figures) for key, figures in layers.items()]
+        print(json.dumps(result, indent=2, sort_keys=True))
         return
     for name, figures in worst.items():
         text = ", ".join("%s %.3g" % (key, value) for key, value in sorted(figures.items()))
         print("%s: %s" % (name, text))
+    if args.per_layer:
+        if not layers:
+            print("per layer: no intermediate values with locations to compare")
+            return
+        hurts = max(layers, key=lambda key: layers[key]["relative_l2"])
+        print("per layer (program order; key = FUNC/LOCATION#RESULT):")
+        width = max(len(key) for key in layers)
+        for key, figures in layers.items():
+            print("  %-*s  relative_l2 %.3g  max_abs %.3g  cosine %.6f%s" % (
+                width, key, figures["relative_l2"], figures["max_abs"],
+                figures["cosine"], "  <- worst" if key == hurts else ""))
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ using namespace mlir;
 void mlir::opsnn::addLowerToLinalgStage(OpPassManager &pm) {
   pm.addPass(createLowerLayoutsPass());
   pm.addPass(createLowerPrecisionPass());
+  pm.addPass(createLowerQuantPass());
   pm.addPass(createDecomposeAggregatedOpsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createLowerPacksPass());

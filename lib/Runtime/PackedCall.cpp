@@ -87,18 +87,22 @@ void mlir::opsnn::runtime::callPacked(PackedFunction function,
 
   function(packedArgs.data());
 
-  // Copy out, then free each result buffer once. Buffers the function did
-  // not allocate (its inputs, constants marked 0xdeadbeef) are not freed.
-  std::set<void *> freed;
+  // Copy every result out first (results may share a buffer: a value and
+  // a reshaped view of it), then free each buffer once. Buffers the
+  // function did not allocate (its inputs, constants marked 0xdeadbeef) are
+  // not freed.
   const int64_t *words = returned.data();
+  std::vector<void *> allocations;
   for (const TensorSpec &result : results) {
     int64_t rank = result.shape.size();
     if (outputs)
       outputs->push_back(readDescriptor(words, rank, result.descr));
-    void *allocated = getAllocatedPointer(words);
+    allocations.push_back(getAllocatedPointer(words));
+    words += getDescriptorWords(rank);
+  }
+  std::set<void *> freed;
+  for (void *allocated : allocations)
     if (allocated && allocated != reinterpret_cast<void *>(0xdeadbeef) &&
         !inputPointers.count(allocated) && freed.insert(allocated).second)
       (deallocate ? deallocate : std::free)(allocated);
-    words += getDescriptorWords(rank);
-  }
 }

@@ -14,11 +14,13 @@
 #include "opsnn/Dialect/Layout/IR/LayoutDialect.h"
 #include "opsnn/Dialect/Precision/IR/PrecisionDialect.h"
 #include "opsnn/Transforms/Passes.h"
+#include "opsnn/Transforms/Quantize.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Quant/IR/Quant.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -98,14 +100,11 @@ LogicalResult AssignPrecisionPass::parseOptions(func::FuncOp func) {
     low = Float16Type::get(context);
   else if (mode == "bf16" || mode == "mixed-bf16")
     low = BFloat16Type::get(context);
-  else if (mode == "int8" || mode == "fp8")
-    return fail("mode=" + mode +
-                " is not implemented yet (quantization comes with "
-                "calibration ranges)");
-  else if (mode != "fp32" && mode != "tf32")
+  else if (mode != "fp32" && mode != "tf32" && mode != "int8" &&
+           mode != "fp8")
     return fail("unknown mode '" + mode +
                 "' (expected fp32, tf32, fp16, bf16, mixed-fp16, "
-                "mixed-bf16)");
+                "mixed-bf16, int8, fp8)");
   mixed = StringRef(mode).starts_with("mixed-");
   overflow = overflowThreshold;
   underflow = underflowThreshold;
@@ -315,6 +314,16 @@ void AssignPrecisionPass::runOnOperation() {
   func::FuncOp func = getOperation();
   if (failed(parseOptions(func)))
     return signalPassFailure();
+  if (mode == "int8" || mode == "fp8") {
+    // Post-training quantization: contractions with constant weights whose
+    // activation range is known (see --opsnn-quantize).
+    QuantizeOptions quantize;
+    quantize.type = mode == "int8" ? QuantizeType::Int8 : QuantizeType::FP8;
+    quantize.skipFirstLast = keepFirstLastFP32;
+    if (failed(quantizeFunction(func, quantize)))
+      return signalPassFailure();
+    return;
+  }
   if (!low)
     return; // fp32 / tf32: storage stays FP32
 
@@ -336,24 +345,30 @@ void AssignPrecisionPass::runOnOperation() {
   }
 
   IRRewriter rewriter(&getContext());
-  for (auto [op, opClass] : llvm::zip(ops, classes)) {
+  for (auto [linalgOp, opClass] : llvm::zip(ops, classes)) {
+    linalg::LinalgOp op = linalgOp; // captured below (C++17)
     bool gemmLike =
         opClass == OpClass::Convolution || opClass == OpClass::Contraction;
     std::string reason;
     bool lower = false;
-    if (auto forced = op->getAttrOfType<StringAttr>("opsnn.precision")) {
-      lower = forced.getValue() != "fp32";
-      reason = "attribute";
-    } else if (std::optional<std::string> range = rangeReason(op)) {
+    // Ops that stay FP32 say why too (the report shows every decision).
+    auto keepFP32 = [&](StringRef why) {
       op->setAttr("precision.decision",
                   rewriter.getDictionaryAttr(
                       {rewriter.getNamedAttr(
                            "precision", TypeAttr::get(rewriter.getF32Type())),
-                       rewriter.getNamedAttr(
-                           "reason", rewriter.getStringAttr(*range))}));
+                       rewriter.getNamedAttr("reason",
+                                             rewriter.getStringAttr(why))}));
+    };
+    if (auto forced = op->getAttrOfType<StringAttr>("opsnn.precision")) {
+      lower = forced.getValue() != "fp32";
+      reason = "attribute";
+    } else if (std::optional<std::string> range = rangeReason(op)) {
+      keepFP32(*range);
       continue;
     } else if (keepFirstLastFP32 && gemmLike &&
                (op == contractions.front() || op == contractions.back())) {
+      keepFP32("keep-first-last-fp32");
       continue;
     } else if (!mixed) {
       lower = true;
@@ -365,6 +380,7 @@ void AssignPrecisionPass::runOnOperation() {
         reason = "low list";
         break;
       case Category::FP32:
+        reason = "fp32 list";
         break;
       case Category::Follow:
         lower = llvm::any_of(op->getOperands(), [&](Value operand) {
@@ -375,12 +391,15 @@ void AssignPrecisionPass::runOnOperation() {
           return cast &&
                  getElementTypeOrSelf(cast.getInput().getType()) == low;
         });
-        reason = "follows its inputs";
+        reason = lower ? "follows its inputs" : "follows its FP32 inputs";
         break;
       }
     }
-    if (lower && failed(rewrite(op, /*accumulateF32=*/gemmLike, reason,
-                                rewriter))) {
+    if (!lower) {
+      keepFP32(reason);
+      continue;
+    }
+    if (failed(rewrite(op, /*accumulateF32=*/gemmLike, reason, rewriter))) {
       op->emitWarning("opsnn-assign-precision: could not rewrite the op");
     }
   }

@@ -1,15 +1,20 @@
 //===- Report.cpp - JSON report of fingerprints and estimates -------------===//
 //
-// --opsnn-report: per-op fingerprints and cost-model estimates, per-function
-// totals, as versioned JSON (schema in docs/Report.md).
+// --opsnn-report: per-op fingerprints and cost-model estimates, precision
+// decisions and value ranges, per-function totals and memory footprint
+// (weights, peak activations, as stored and as FP32), as versioned JSON
+// (schema in docs/Report.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "opsnn/Analysis/CostModel.h"
 #include "opsnn/Analysis/LayoutScore.h"
+#include "opsnn/Analysis/MemoryFootprint.h"
 #include "opsnn/Analysis/OpFingerprint.h"
+#include "opsnn/Analysis/ValueRanges.h"
 #include "opsnn/Dialect/Layout/IR/LayoutDialect.h"
 #include "opsnn/Dialect/Layout/Interfaces/LayoutTransformOpInterface.h"
+#include "opsnn/Dialect/Precision/IR/PrecisionDialect.h"
 #include "opsnn/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -19,6 +24,8 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/ToolOutputFile.h"
+
+#include <cmath>
 
 namespace mlir::opsnn {
 #define GEN_PASS_DEF_REPORTPASS
@@ -71,6 +78,75 @@ static std::string locationToString(Location loc) {
   return text;
 }
 
+/// A double as JSON: non-finite values (which JSON cannot hold) as strings.
+static llvm::json::Value doubleToJson(double value) {
+  if (std::isfinite(value))
+    return value;
+  if (std::isnan(value))
+    return "nan";
+  return value > 0 ? "inf" : "-inf";
+}
+
+/// The report's name for a float type: fp32, fp16, bf16, else as printed.
+static std::string precisionName(Type type) {
+  if (type.isF32())
+    return "fp32";
+  if (type.isF16())
+    return "fp16";
+  if (type.isBF16())
+    return "bf16";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
+}
+
+/// Adds what --opsnn-assign-precision decided for `op` (`precision`,
+/// `precision_reason`) and what --opsnn-analyze-ranges recorded on it
+/// (`ranges`, one per result, null where unknown; `range_source`).
+static void addPrecisionFields(Operation *op, llvm::json::Object &entry) {
+  if (auto decision = op->getAttrOfType<DictionaryAttr>("precision.decision")) {
+    if (auto precision = decision.getAs<TypeAttr>("precision"))
+      entry["precision"] = precisionName(precision.getValue());
+    if (auto reason = decision.getAs<StringAttr>("reason"))
+      entry["precision_reason"] = reason.getValue();
+  }
+  if (auto ranges = op->getAttrOfType<ArrayAttr>(kRangesAttrName)) {
+    llvm::json::Array entries;
+    for (Attribute attr : ranges) {
+      auto range = dyn_cast<precision::RangeAttr>(attr);
+      if (!range) {
+        entries.push_back(nullptr); // unit: nothing known for this result
+        continue;
+      }
+      entries.push_back(llvm::json::Object{
+          {"min", doubleToJson(range.getMinValue())},
+          {"max", doubleToJson(range.getMaxValue())},
+          {"min_abs_nonzero", doubleToJson(range.getMinAbsNonzeroValue())}});
+    }
+    entry["ranges"] = std::move(entries);
+  }
+  if (auto source = op->getAttrOfType<StringAttr>(kRangeSourceAttrName))
+    entry["range_source"] = source.getValue();
+}
+
+/// The `memory` object of docs/Report.md.
+static llvm::json::Object memoryToJson(const MemoryFootprint &footprint) {
+  llvm::json::Object memory{
+      {"weight_bytes", footprint.weightBytes},
+      {"weight_bytes_fp32", footprint.weightBytesFP32},
+      {"peak_activation_bytes", footprint.peakActivationBytes},
+      {"peak_activation_bytes_fp32", footprint.peakActivationBytesFP32},
+      {"saved_fraction", footprint.getSavedFraction()},
+      {"dynamic", footprint.dynamic}};
+  // Where the peak is reached (per function only).
+  if (footprint.peakOp)
+    memory["peak_at"] = llvm::json::Object{
+        {"op", footprint.peakOp->getName().getStringRef()},
+        {"loc", locationToString(footprint.peakOp->getLoc())}};
+  return memory;
+}
+
 namespace {
 struct ReportPass : opsnn::impl::ReportPassBase<ReportPass> {
   using Base::Base;
@@ -86,9 +162,21 @@ struct ReportPass : opsnn::impl::ReportPassBase<ReportPass> {
     CostModel model(*target);
 
     llvm::json::Array functions;
+    // Module memory: weights of all functions, the largest peak (one
+    // function runs at a time).
+    MemoryFootprint moduleMemory;
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
+      MemoryFootprint memory = computeMemoryFootprint(func);
+      moduleMemory.weightBytes += memory.weightBytes;
+      moduleMemory.weightBytesFP32 += memory.weightBytesFP32;
+      moduleMemory.peakActivationBytes = std::max(
+          moduleMemory.peakActivationBytes, memory.peakActivationBytes);
+      moduleMemory.peakActivationBytesFP32 =
+          std::max(moduleMemory.peakActivationBytesFP32,
+                   memory.peakActivationBytesFP32);
+      moduleMemory.dynamic |= memory.dynamic;
       llvm::json::Array ops;
       double totalFlops = 0, totalBytes = 0, totalSeconds = 0;
       int64_t unknownOps = 0, symbolicOps = 0, conversions = 0;
@@ -112,6 +200,7 @@ struct ReportPass : opsnn::impl::ReportPassBase<ReportPass> {
             entry["layout_reason"] = reason.getValue();
         if (fp.opClass == OpClass::Unknown) {
           entry["reason"] = fp.unknownReason;
+          addPrecisionFields(op, entry);
           ++unknownOps;
           ops.push_back(std::move(entry));
           return WalkResult::skip();
@@ -122,6 +211,7 @@ struct ReportPass : opsnn::impl::ReportPassBase<ReportPass> {
         Precision precision = inferComputePrecision(op);
         entry["precision"] = stringifyPrecision(precision);
         entry["tensor_cores"] = model.isTensorCoreEligible(fp, precision);
+        addPrecisionFields(op, entry);
         if (fp.isSymbolic()) {
           entry["estimated_seconds"] = nullptr;
           ++symbolicOps;
@@ -147,6 +237,7 @@ struct ReportPass : opsnn::impl::ReportPassBase<ReportPass> {
       });
       functions.push_back(llvm::json::Object{
           {"name", func.getName()},
+          {"memory", memoryToJson(memory)},
           {"ops", std::move(ops)},
           {"totals", llvm::json::Object{{"flops", totalFlops},
                                         {"bytes", totalBytes},
@@ -158,7 +249,8 @@ struct ReportPass : opsnn::impl::ReportPassBase<ReportPass> {
     llvm::json::Object report{{"schema", "opsnn-report"},
                               {"version", 1},
                               {"target", target->name},
-                              {"functions", std::move(functions)}};
+                              {"functions", std::move(functions)},
+                              {"memory", memoryToJson(moduleMemory)}};
 
     std::string error;
     std::unique_ptr<llvm::ToolOutputFile> output =

@@ -9,12 +9,17 @@
 // RUN: ops-nn-opt %s --opsnn-assign-precision="mode=mixed-fp16 lists=%S/Inputs/precision-lists.json" | FileCheck %s --check-prefix=LISTS
 // RUN: ops-nn-opt %s --pass-pipeline="builtin.module(func.func(opsnn-analyze-ranges{calibration=%S/Inputs/calibration.json},opsnn-assign-precision{mode=mixed-fp16}))" | FileCheck %s --check-prefix=CAL
 // RUN: not ops-nn-opt %s --opsnn-assign-precision="mode=fp12" 2>&1 | FileCheck %s --check-prefix=MODE
-// RUN: not ops-nn-opt %s --opsnn-assign-precision="mode=int8" 2>&1 | FileCheck %s --check-prefix=INT8
+// RUN: ops-nn-opt %s --pass-pipeline="builtin.module(func.func(opsnn-analyze-ranges{calibration=%S/Inputs/calibration.json},opsnn-assign-precision{mode=int8}))" | FileCheck %s --check-prefix=INT8
 // RUN: not ops-nn-opt %s --opsnn-assign-precision="lists=%S/Inputs/bad-precision-lists.json" 2>&1 | FileCheck %s --check-prefix=BADLIST
 // RUN: not ops-nn-opt %s --opsnn-assign-precision="lists=%S/Inputs/no-such-lists.json" 2>&1 | FileCheck %s --check-prefix=NOLIST
 
-// MODE: error: opsnn-assign-precision: unknown mode 'fp12' (expected fp32, tf32, fp16, bf16, mixed-fp16, mixed-bf16)
-// INT8: error: opsnn-assign-precision: mode=int8 is not implemented yet
+// MODE: error: opsnn-assign-precision: unknown mode 'fp12' (expected fp32, tf32, fp16, bf16, mixed-fp16, mixed-bf16, int8, fp8)
+// mode=int8 quantizes (--opsnn-quantize): contractions with constant
+// weights whose activation range is known; the others stay FP32.
+// INT8-LABEL: func @mm_relu
+// INT8: linalg.matmul {precision.decision = {precision = f32, reason =
+// INT8-LABEL: func @calibrated
+// INT8-COUNT-3: precision.decision = {precision = i8
 // BADLIST: error: opsnn-assign-precision: {{.*}}bad-precision-lists.json: low[0]: unknown op class 'convolutionz'
 // NOLIST: error: opsnn-assign-precision: cannot read lists file '{{.*}}no-such-lists.json'
 
@@ -35,8 +40,11 @@
 // IO: return %{{.*}} : tensor<4x16xf16>
 // BF16-LABEL: func @mm_relu
 // BF16: precision.cast %arg0 : tensor<4x8xf32> to tensor<4x8xbf16>
+// Ops that stay FP32 record why, like the lowered ones.
 // FIRSTLAST-LABEL: func @mm_relu
 // FIRSTLAST-NOT: precision.cast
+// FIRSTLAST: linalg.matmul {precision.decision = {precision = f32, reason = "keep-first-last-fp32"}}
+// FIRSTLAST: linalg.generic {{.*}}precision.decision = {precision = f32, reason = "follows its FP32 inputs"}
 // FIRSTLAST: return
 // FP32-NOT: precision.cast
 // With "elementwise" on the low list the relu is lowered for that reason.

@@ -1,5 +1,6 @@
 // RUN: ops-nn-opt %s --opsnn-report="file=%t.json target=a100" | FileCheck %s --check-prefix=IR
 // RUN: FileCheck %s < %t.json
+// RUN: FileCheck %s --check-prefix=MEM < %t.json
 // RUN: ops-nn-opt %s --opsnn-report="target=h100" -o /dev/null | FileCheck %s --check-prefix=H100
 // RUN: not ops-nn-opt %s --opsnn-report="target=b200 file=%t.bad.json" 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not test -e %t.bad.json
@@ -69,6 +70,27 @@
 // H100 (3350 GB/s): 31744 B / 3350e9 = 9.48 ns.
 // H100: "estimated_seconds": 9.47{{[0-9]*}}e-09,
 // H100: "target": "h100"
+
+// Memory of @model (no pass ran: stored types are the argument types).
+// Weights: the shape constant, 1 index = 8 B. Activations: every argument
+// is live at the entry (%d and %f have a dynamic dimension, counted as 1):
+// 4096 + 3072 + 12288 + 128 + 6144 + 192 = 25920 B; the matmuls write into
+// %c and %f in place and the reshape is a view of %a, so nothing grows
+// later. As FP32 %a and %b double: 8192 + 6144 + ... = 33088 B.
+// Saved: 1 - (8 + 25920) / (8 + 33088) = 0.216582.
+// MEM: "memory": {
+// MEM-NEXT: "dynamic": true,
+// MEM-NEXT: "peak_activation_bytes": 25920,
+// MEM-NEXT: "peak_activation_bytes_fp32": 33088,
+// MEM-NEXT: "peak_at": {
+// MEM-NEXT: "loc": "{{.*}}report.mlir:{{[0-9]+}}:1",
+// MEM-NEXT: "op": "func.func"
+// MEM-NEXT: },
+// MEM-NEXT: "saved_fraction": 0.21658{{[0-9]*}},
+// MEM-NEXT: "weight_bytes": 8,
+// MEM-NEXT: "weight_bytes_fp32": 8
+// MEM-NEXT: },
+// MEM-NEXT: "name": "model",
 
 // TARGET: error: opsnn-report: unknown target "b200"; known targets: t4, v100, a100, h100, h200, host
 // FILE: error: opsnn-report: cannot open output file '{{.*}}r.json'

@@ -34,6 +34,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -137,16 +138,18 @@ static llvm::Error writeRanges(StringRef entry,
   return table.write(collectRanges);
 }
 
-/// --dump-values: DIR/vN.npy and DIR/values.json ({"key": "vN.npy", ...};
-/// a key seen twice keeps its first value).
+/// --dump-values: DIR/vN.npy and DIR/values.json, in program order:
+/// {"values": [{"key": "main/12:5#0", "file": "v0.npy"}, ...]} (a key seen
+/// twice keeps its first value).
 static llvm::Error writeValues(const std::vector<std::string> &keys,
                                const std::vector<NpyArray> &values) {
   if (std::error_code ec = llvm::sys::fs::create_directories(dumpValues))
     return llvm::createStringError(ec, "cannot create '" + dumpValues +
                                            "': " + ec.message());
-  llvm::json::Object manifest;
+  llvm::json::Array manifest;
+  llvm::StringSet<> seen;
   for (auto [index, key, array] : llvm::enumerate(keys, values)) {
-    if (manifest.get(key))
+    if (!seen.insert(key).second)
       continue;
     std::string name = "v" + std::to_string(index) + ".npy";
     llvm::SmallString<128> path(dumpValues);
@@ -154,7 +157,7 @@ static llvm::Error writeValues(const std::vector<std::string> &keys,
     std::string error;
     if (!opsnn::runtime::writeNpy(path.str().str(), array, error))
       return llvm::createStringError(llvm::inconvertibleErrorCode(), error);
-    manifest[key] = name;
+    manifest.push_back(llvm::json::Object{{"key", key}, {"file", name}});
   }
   llvm::SmallString<128> path(dumpValues);
   llvm::sys::path::append(path, "values.json");
@@ -163,7 +166,8 @@ static llvm::Error writeValues(const std::vector<std::string> &keys,
   if (ec)
     return llvm::createStringError(ec, "cannot write '" + path + "': " +
                                            ec.message());
-  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest)))
+  os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                   {"values", std::move(manifest)}}))
      << "\n";
   return llvm::Error::success();
 }

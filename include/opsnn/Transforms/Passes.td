@@ -427,6 +427,52 @@ def AssignEmbeddingLayoutsPass
   let dependentDialects = ["::mlir::opsnn::layout::LayoutDialect"];
 }
 
+def AnalyzeRangesPass : Pass<"opsnn-analyze-ranges", "::mlir::func::FuncOp"> {
+  let summary = "Value ranges of every float tensor: constants, intervals, calibration";
+  let description = [{
+    Records a `#precision.range` for every float op result (and function
+    argument) it can bound, for the precision policy to read
+    (`--opsnn-assign-precision` keeps an op in FP32 when one of its tensors
+    exceeds the low type's range):
+
+    - constants are read exactly (no attribute needed);
+    - a range the user put on an argument (`{precision.range = ...}`) is
+      kept and propagated;
+    - with `calibration=FILE.json` (written by `ops-nn-run
+      --collect-ranges`), every value whose key (`FUNC/LINE:COL#RESULT` of
+      its op's location, or a NameLoc's name) is in the file gets the
+      measured range, source "calibration";
+    - other values get interval bounds: linalg payloads are evaluated on
+      intervals (reductions iterate the accumulator once per reduced
+      element, with exact extrapolation of long sums), data movement keeps
+      ranges, softmax is [0, 1]. Interval bounds only bound magnitudes: the
+      smallest non-zero magnitude is then unknown (recorded as 0).
+
+    ```mlir
+    %r = linalg.generic ... ins(%x : tensor<8xf32>) ... {
+      ^bb0(%in: f32, %out: f32):
+        %e = math.exp %in : f32
+        linalg.yield %e : f32
+    } -> tensor<8xf32>
+    ```
+
+    with `%x : tensor<8xf32> {precision.range = #precision.range<min = -1.0,
+    max = 12.0, min_abs_nonzero = 0.5>}` gets
+
+    ```mlir
+    {precision.range_source = "interval",
+     precision.ranges = [#precision.range<min = 0.36787944117144233,
+                                          max = 162754.79141900392,
+                                          min_abs_nonzero = 0.0>]}
+    ```
+  }];
+  let options = [
+    Option<"calibrationFile", "calibration", "std::string", /*default=*/"\"\"",
+           "JSON file of measured ranges (ops-nn-run --collect-ranges)">,
+  ];
+  let dependentDialects = ["::mlir::opsnn::precision::PrecisionDialect"];
+}
+
 def AssignPrecisionPass : Pass<"opsnn-assign-precision", "::mlir::func::FuncOp"> {
   let summary = "Per-op precision policy: lower contractions to FP16/BF16, casts at the boundaries";
   let description = [{
@@ -443,6 +489,11 @@ def AssignPrecisionPass : Pass<"opsnn-assign-precision", "::mlir::func::FuncOp">
       accumulate in FP32);
     - `mode=fp32|tf32`: nothing changes (TF32 is a property of FP32
       contractions on the GPU, not a storage type).
+    - `mode=int8|fp8`: post-training quantization of contractions with
+      constant weights whose activation range is known (calibration or
+      `--opsnn-analyze-ranges`), exactly as `--opsnn-quantize` with its
+      defaults (per-channel INT8, E4M3FN); `keep-first-last-fp32` keeps the
+      first and last contraction in FP32.
 
     Inputs of a rewritten op are cast with `precision.cast` (constants fold:
     weights are stored in the low type); the op's payload reads the low
@@ -461,7 +512,7 @@ def AssignPrecisionPass : Pass<"opsnn-assign-precision", "::mlir::func::FuncOp">
   }];
   let options = [
     Option<"mode", "mode", "std::string", /*default=*/"\"mixed-fp16\"",
-           "fp32, tf32, fp16, bf16, mixed-fp16 or mixed-bf16 (int8, fp8: not yet)">,
+           "fp32, tf32, fp16, bf16, mixed-fp16, mixed-bf16, int8 or fp8">,
     Option<"keepFirstLastFP32", "keep-first-last-fp32", "bool", /*default=*/"false",
            "Keep the first and last convolution/contraction in FP32">,
     Option<"keepIOTypes", "keep-io-types", "bool", /*default=*/"true",
@@ -475,7 +526,9 @@ def AssignPrecisionPass : Pass<"opsnn-assign-precision", "::mlir::func::FuncOp">
   ];
   let dependentDialects = ["::mlir::opsnn::precision::PrecisionDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::linalg::LinalgDialect"];
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::quant::QuantDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def EliminateCastsPass : Pass<"opsnn-eliminate-casts", "::mlir::func::FuncOp"> {
@@ -501,6 +554,165 @@ def EliminateCastsPass : Pass<"opsnn-eliminate-casts", "::mlir::func::FuncOp"> {
                            "::mlir::arith::ArithDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::linalg::LinalgDialect"];
+}
+
+def LossScalingPass : Pass<"opsnn-loss-scaling", "::mlir::func::FuncOp"> {
+  let summary = "Dynamic loss scaling of a training step (PyTorch GradScaler semantics)";
+  let description = [{
+    Applies dynamic loss scaling to a function that computes gradients. The
+    function marks the tensor the backward pass starts from (dL/dL, usually
+    ones) with the argument attribute `opsnn.loss_seed` and its gradient
+    results with the result attribute `opsnn.gradient`; a function with
+    neither is left alone. The pass
+
+    - appends two arguments, the current loss scale (`tensor<f32>`,
+      `opsnn.loss_scale`) and the growth tracker (`tensor<i32>`,
+      `opsnn.growth_tracker`): 0-d tensors, so that `ops-nn-run` and
+      artifacts feed them from `.npy` files;
+    - multiplies the seed by the scale (`precision.scale`), so every
+      gradient is computed scaled;
+    - unscales every gradient result with one
+      `precision.unscale_and_check`, which also tells whether any scaled
+      gradient was infinite or NaN;
+    - computes the next scale and tracker with `precision.update_loss_scale`
+      and appends three results: the new scale (`opsnn.loss_scale`), the
+      new tracker (`opsnn.growth_tracker`) and the found-non-finite flag
+      (`tensor<i1>`, `opsnn.found_non_finite`; `.npy` dtype `bool`).
+
+    Like GradScaler's `step()`, the caller must skip the optimizer update
+    when the flag is set (the gradients are then inf/NaN) and feed the new
+    scale and tracker to the next step, starting from `init-scale` and 0.
+    The function records its configuration in
+    `opsnn.loss_scaling = {init_scale, growth_factor, backoff_factor,
+    growth_interval}`; running the pass again with the same options changes
+    nothing, with other options is an error.
+
+    Before:
+
+    ```mlir
+    func.func @step(%x: tensor<?x8xf16>, %seed: tensor<f32> {opsnn.loss_seed})
+        -> (tensor<8xf16> {opsnn.gradient}) { ... uses %seed ... }
+    ```
+
+    After:
+
+    ```mlir
+    func.func @step(%x: tensor<?x8xf16>, %seed: tensor<f32> {opsnn.loss_seed},
+                    %scale: tensor<f32> {opsnn.loss_scale},
+                    %tracker: tensor<i32> {opsnn.growth_tracker})
+        -> (tensor<8xf16> {opsnn.gradient}, tensor<f32> {opsnn.loss_scale},
+            tensor<i32> {opsnn.growth_tracker},
+            tensor<i1> {opsnn.found_non_finite})
+        attributes {opsnn.loss_scaling = {...}} {
+      %s = tensor.extract %scale[] : tensor<f32>
+      %t = tensor.extract %tracker[] : tensor<i32>
+      %scaled = precision.scale %seed by %s : tensor<f32>
+      ... uses %scaled ...
+      %g:2 = precision.unscale_and_check %grad by %s : tensor<8xf16>
+      %ns, %nt = precision.update_loss_scale %s, %t, %g#1 {...}
+      ... tensor.from_elements %ns, %nt, %g#1 ...
+      return %g#0, %new_scale, %new_tracker, %found : ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"initScale", "init-scale", "double", /*default=*/"65536.0",
+           "Scale the first step starts from (recorded for the caller)">,
+    Option<"growthFactor", "growth-factor", "double", /*default=*/"2.0",
+           "Scale multiplier after growth-interval finite steps (> 1; "
+           "1.5-2 when gradients underflow)">,
+    Option<"backoffFactor", "backoff-factor", "double", /*default=*/"0.5",
+           "Scale multiplier after a non-finite step, in (0, 1)">,
+    Option<"growthInterval", "growth-interval", "int64_t", /*default=*/"2000",
+           "Consecutive finite steps before the scale grows (>= 1)">,
+  ];
+  let dependentDialects = ["::mlir::opsnn::precision::PrecisionDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def QuantizePass : Pass<"opsnn-quantize", "::mlir::func::FuncOp"> {
+  let summary = "Post-training quantization of GEMMs, convolutions and embedding tables to INT8 or FP8";
+  let description = [{
+    Rewrites every `linalg.matmul`, `linalg.batch_matmul`,
+    `linalg.conv_2d_nchw_fchw`, `linalg.conv_2d_nhwc_hwcf` and
+    `linalg.conv_2d_nhwc_fhwc` on f32 tensors whose weight (operand 1) is a
+    constant, and every lookup (`tensor.extract` in a linalg payload) of a
+    constant f32 table:
+
+    - `type=int8`: weights symmetric per output channel (`per-channel`,
+      scale `max|w_c| / 127`, zero point 0) into an `i8` constant; the
+      activation per tensor (scale `max|x| / 127`) through `quant.qcast` to
+      `!quant.uniform<i8<-127:127>:f32, S>` and `quant.scast` to `i8`; the
+      same named op on `i8 x i8` accumulating in `i32`; the result back to
+      f32 through `quant.scast` to a per-axis
+      `!quant.uniform<i32:f32:AXIS, {s_x*s_w0, ...}>` and `quant.dcast`.
+    - `type=fp8`: weights and activation in `f8E4M3FN` (`fp8-format=e5m2`:
+      `f8E5M2`, the gradient format) with one scale per tensor
+      (`max|x| / 448`), saturated; the named op reads FP8 and computes in
+      f32 (`arith.extf`); one multiply by `s_x * s_w` after.
+    - tables (both types, per tensor): stored 8-bit, and only the gathered
+      elements are converted back (`arith.extf`/`arith.sitofp`, a multiply).
+
+    The activation's range comes from `getKnownRange`: a constant, the
+    `precision.ranges` --opsnn-analyze-ranges (or calibration) recorded on
+    its defining op, or `precision.range` on a function argument. Without
+    one the op stays FP32. `skip-first-last` keeps the first and last
+    contraction FP32. Every op considered records
+    `precision.decision = {precision = i8|f8E4M3FN|f8E5M2|f32, reason}`.
+    The `quant` casts lower in both pipelines (--opsnn-lower-quant).
+
+    Before:
+
+    ```mlir
+    %y = linalg.matmul ins(%x, %w : tensor<4x8xf32>, tensor<8x3xf32>)
+                       outs(%zero : tensor<4x3xf32>) -> tensor<4x3xf32>
+    ```
+
+    After (`type=int8`, `%x` in [-2, 2]):
+
+    ```mlir
+    %q = quant.qcast %x : tensor<4x8xf32> to tensor<4x8x!quant.uniform<i8<-127:127>:f32, 0.015748>>
+    %xi = quant.scast %q : tensor<4x8x!quant.uniform<...>> to tensor<4x8xi8>
+    %wi = arith.constant dense<...> : tensor<8x3xi8>
+    %acc = linalg.matmul ins(%xi, %wi : tensor<4x8xi8>, tensor<8x3xi8>)
+                         outs(%zero32 : tensor<4x3xi32>) -> tensor<4x3xi32>
+    %r = quant.scast %acc : tensor<4x3xi32> to tensor<4x3x!quant.uniform<i32:f32:1, {...}>>
+    %y = quant.dcast %r : tensor<4x3x!quant.uniform<i32:f32:1, {...}>> to tensor<4x3xf32>
+    ```
+  }];
+  let options = [
+    Option<"type", "type", "std::string", /*default=*/"\"int8\"",
+           "int8 or fp8">,
+    Option<"perChannel", "per-channel", "bool", /*default=*/"true",
+           "INT8 weights: one scale per output channel (else per tensor)">,
+    Option<"skipFirstLast", "skip-first-last", "bool", /*default=*/"false",
+           "Keep the first and last contraction in FP32">,
+    Option<"fp8Format", "fp8-format", "std::string", /*default=*/"\"e4m3fn\"",
+           "FP8 storage: e4m3fn (weights, activations) or e5m2 (gradients)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::quant::QuantDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def LowerQuantPass : Pass<"opsnn-lower-quant"> {
+  let summary = "Lower quant.qcast / quant.dcast: round to nearest even, saturate";
+  let description = [{
+    `quant.qcast` to a per-tensor `!quant.uniform` with integer storage
+    becomes a linalg.generic that divides by the scale, rounds to nearest
+    even (`math.roundeven`), adds the zero point, clamps to the storage
+    range in float (NaN to the lowest code) and converts: upstream
+    --lower-quant-ops truncates instead, and converts before clamping (out
+    of range: poison). `quant.dcast`, per-axis and other types use
+    upstream's patterns; `quant.scast` pairs that meet their inverse fold.
+    Both pipelines run it (`addLowerToLinalgStage`).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::shape::ShapeDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def PropagateLayoutsPass : Pass<"opsnn-propagate-layouts", "::mlir::func::FuncOp"> {

@@ -24,7 +24,7 @@
 // RUN: not ops-nn-run %t/art --entry=other --input=%t/x.npy --input=%t/w.npy 2>&1 | FileCheck %s --check-prefix=ENTRY
 // ENTRY: ops-nn-run: error: the artifact's entry is @mm_relu, not @other
 // RUN: not ops-nn-run %t/art --pipeline=canonicalize 2>&1 | FileCheck %s --check-prefix=PIPE
-// PIPE: ops-nn-run: error: --pipeline and --emit-artifact need an .mlir input, not an artifact
+// PIPE: ops-nn-run: error: --pipeline, --emit-artifact, --collect-ranges and --dump-values need an .mlir input, not an artifact
 
 // Broken artifacts: a located JSON error, a wrong format, a missing library.
 // RUN: mkdir -p %t/bad1 %t/bad2 %t/bad3
