@@ -51,6 +51,23 @@ log "the ResNet block after ALTE, run on the CPU vs NumPy"
 python3 "$OPSNN_ROOT/test/Integration/check.py" "$block" --ops-nn-run "$run" \
   --pipeline="func.func(opsnn-assign-layouts{target=a100},opsnn-propagate-layouts),opsnn-lower-to-cpu"
 
+log "--opsnn-optimize for an A100 in mixed FP16: precision decisions and memory (docs/Precision.md)"
+"$opt" "$block" --opsnn-optimize="target=a100 precision=mixed-fp16" \
+  --opsnn-report -o /dev/null | python3 -c '
+import json, sys
+f = json.load(sys.stdin)["functions"][0]
+for op in f["ops"]:
+    if "precision" in op:
+        print("  %-26s %-4s %s" % (op["op"], op["precision"], op.get("precision_reason", "")))
+m = f["memory"]
+print("  weights + peak activations: %.0f KiB (FP32: %.0f KiB), %.1f%% saved" % (
+    (m["weight_bytes"] + m["peak_activation_bytes"]) / 1024,
+    (m["weight_bytes_fp32"] + m["peak_activation_bytes_fp32"]) / 1024,
+    100 * m["saved_fraction"]))'
+log "the optimized ResNet block vs its FP32 self on the same inputs"
+python3 "$OPSNN_ROOT/scripts/accuracy_check.py" "$block" --ops-nn-run "$run" \
+  --pipeline="opsnn-optimize{target=a100 precision=mixed-fp16},opsnn-lower-to-cpu"
+
 if [ -x /usr/local/cuda/bin/ptxas ]; then
   log "ResNet block lowered for the GPU; kernels assembled with ptxas"
   "$opt" "$block" --opsnn-lower-to-nvvm="chip=sm_80 format=ptx" |

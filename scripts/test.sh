@@ -16,6 +16,11 @@ log "unit tests (opsnn-unittests, opsnn-runtime-unittests)"
 "$OPSNN_BUILD_DIR/bin/opsnn-unittests" --gtest_brief=1 || status=1
 "$OPSNN_BUILD_DIR/bin/opsnn-runtime-unittests" --gtest_brief=1 || status=1
 
+log "structured fuzzing: random linalg graphs, optimized vs not, executed (bounded)"
+python3 "$OPSNN_ROOT/scripts/fuzz_graphs.py" --count 200 --time-budget 60 \
+  --seed "${OPSNN_FUZZ_SEED:-0}" --ops-nn-run "$OPSNN_BUILD_DIR/bin/ops-nn-run" \
+  --failures "$OPSNN_BUILD_DIR/fuzz-failures" || status=1
+
 log "documentation generated from ODS (opsnn-doc)"
 cmake --build "$OPSNN_BUILD_DIR" --target opsnn-doc >/dev/null || status=1
 
