@@ -27,7 +27,9 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MODES = ["fp32", "mixed-fp16", "mixed-bf16"]
+# A mode is the assign-precision options after `mode=`: the strict underflow
+# rule (any tiny weight keeps its op FP32) and the fraction-based one.
+MODES = ["fp32", "mixed-fp16", "mixed-fp16 underflow-fraction=1e-3", "mixed-bf16"]
 # The seed's claim, checked on every mixed mode.
 CLAIM_SAVED, CLAIM_TOP1 = 0.40, 0.992
 
@@ -53,7 +55,8 @@ def run_tool(command):
 
 def report(opt, model, mode, out_dir):
     path = os.path.join(out_dir, "%s.%s.report.json" %
-                        (os.path.splitext(os.path.basename(model))[0], mode))
+                        (os.path.splitext(os.path.basename(model))[0],
+                         mode.replace(" ", "_").replace("=", "")))
     run_tool([opt, model, "-o", os.devnull, "--pass-pipeline=builtin.module(%s,"
               "opsnn-report{file=%s})" % (precision_passes(mode), path)])
     with open(path) as f:

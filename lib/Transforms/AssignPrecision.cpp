@@ -105,6 +105,9 @@ LogicalResult AssignPrecisionPass::parseOptions(func::FuncOp func) {
     return fail("unknown mode '" + mode +
                 "' (expected fp32, tf32, fp16, bf16, mixed-fp16, "
                 "mixed-bf16, int8, fp8)");
+  if (!(underflowFraction >= 0 && underflowFraction < 1))
+    return fail("underflow-fraction must be in [0, 1), got " +
+                std::to_string(underflowFraction));
   mixed = StringRef(mode).starts_with("mixed-");
   overflow = overflowThreshold;
   underflow = underflowThreshold;
@@ -173,6 +176,23 @@ Category AssignPrecisionPass::categoryOf(Operation *op,
   return Category::Follow;
 }
 
+/// Fraction of the non-zero elements of constant `value` whose magnitude is
+/// below `threshold`.
+static double fractionBelow(Value value, double threshold) {
+  DenseElementsAttr values;
+  if (!matchPattern(value, m_Constant(&values)))
+    return 1.0;
+  int64_t nonZero = 0, below = 0;
+  for (APFloat x : values.getValues<APFloat>()) {
+    double magnitude = std::fabs(x.convertToDouble());
+    if (magnitude == 0)
+      continue;
+    ++nonZero;
+    below += magnitude < threshold;
+  }
+  return nonZero ? static_cast<double>(below) / nonZero : 0.0;
+}
+
 std::optional<std::string>
 AssignPrecisionPass::rangeReason(Operation *op) const {
   auto text = [](double x) {
@@ -195,9 +215,18 @@ AssignPrecisionPass::rangeReason(Operation *op) const {
       return "range: |x| up to " + text(range->maxAbs()) + " > " +
              text(overflow) + source;
     if (range->knowsSmallValues() && range->minAbsNonzero != 0 &&
-        range->minAbsNonzero < underflow)
+        range->minAbsNonzero < underflow) {
+      std::string fraction;
+      if (range->source == RangeSource::Constant && underflowFraction > 0) {
+        // A few tiny weights flushing to zero do not matter; many do.
+        double tiny = fractionBelow(value, underflow);
+        if (tiny <= underflowFraction)
+          continue;
+        fraction = " for " + text(100 * tiny) + "% of the non-zero values";
+      }
       return "range: non-zero |x| down to " + text(range->minAbsNonzero) +
-             " < " + text(underflow) + source;
+             " < " + text(underflow) + fraction + source;
+    }
   }
   return std::nullopt;
 }

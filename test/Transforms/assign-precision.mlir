@@ -8,6 +8,9 @@
 // RUN: ops-nn-opt %s --opsnn-assign-precision="mode=fp32" | FileCheck %s --check-prefix=FP32
 // RUN: ops-nn-opt %s --opsnn-assign-precision="mode=mixed-fp16 lists=%S/Inputs/precision-lists.json" | FileCheck %s --check-prefix=LISTS
 // RUN: ops-nn-opt %s --pass-pipeline="builtin.module(func.func(opsnn-analyze-ranges{calibration=%S/Inputs/calibration.json},opsnn-assign-precision{mode=mixed-fp16}))" | FileCheck %s --check-prefix=CAL
+// RUN: ops-nn-opt %s --opsnn-assign-precision="mode=mixed-fp16 underflow-fraction=0.5" | FileCheck %s --check-prefix=FRACTION
+// RUN: ops-nn-opt %s --opsnn-assign-precision="mode=mixed-fp16 underflow-fraction=0.2" | FileCheck %s --check-prefix=FRACTION2
+// RUN: not ops-nn-opt %s --opsnn-assign-precision="underflow-fraction=1.5" 2>&1 | FileCheck %s --check-prefix=BADFRACTION
 // RUN: not ops-nn-opt %s --opsnn-assign-precision="mode=fp12" 2>&1 | FileCheck %s --check-prefix=MODE
 // RUN: ops-nn-opt %s --pass-pipeline="builtin.module(func.func(opsnn-analyze-ranges{calibration=%S/Inputs/calibration.json},opsnn-assign-precision{mode=int8}))" | FileCheck %s --check-prefix=INT8
 // RUN: not ops-nn-opt %s --opsnn-assign-precision="lists=%S/Inputs/bad-precision-lists.json" 2>&1 | FileCheck %s --check-prefix=BADLIST
@@ -59,6 +62,14 @@
 // CHECK-DAG: arith.constant dense<{{.*}}> : tensor<2x2xf16>
 // CHECK-DAG: linalg.matmul {precision.decision = {precision = f32, reason = "range: |x| up to 70000 > 65504 (constant)"}}
 // CHECK-DAG: linalg.matmul {precision.decision = {precision = f32, reason = "range: non-zero |x| down to 1e-09 < 1e-08 (constant)"}}
+// One of the three non-zero values of %tiny is below 1e-8 (33%): under a
+// 50% fraction its matmul is lowered, under 20% it is not.
+// FRACTION-LABEL: func @ranges
+// FRACTION-NOT: down to
+// FRACTION: return
+// FRACTION2-LABEL: func @ranges
+// FRACTION2: reason = "range: non-zero |x| down to 1e-09 < 1e-08 for 33.3333% of the non-zero values (constant)"
+// BADFRACTION: error: opsnn-assign-precision: underflow-fraction must be in [0, 1), got 1.5
 // BF16-LABEL: func @ranges
 // BF16-NOT: reason = "range
 // BF16: return

@@ -502,7 +502,11 @@ def AssignPrecisionPass : Pass<"opsnn-assign-precision", "::mlir::func::FuncOp">
     rewritten, and casts that meet their inverse fold away. An op keeps
     FP32 when a constant operand holds a magnitude above
     `overflow-threshold` (65504, FP16's largest; BF16 uses its own range)
-    or a non-zero magnitude below `underflow-threshold` (1e-8).
+    or a non-zero magnitude below `underflow-threshold` (1e-8); for
+    constants, `underflow-fraction=F` relaxes the latter to "more than a
+    fraction F of the non-zero values" (a few tiny weights flushing to zero
+    are harmless). Ranges of other tensors come from
+    `--opsnn-analyze-ranges` (intervals, calibration, user ranges).
     `keep-first-last-fp32` keeps the first and the last contraction in
     FP32. `keep-io-types=false` lets arguments and results take the low
     type. An op's `opsnn.precision = "fp32"|"fp16"|"bf16"` attribute
@@ -523,6 +527,8 @@ def AssignPrecisionPass : Pass<"opsnn-assign-precision", "::mlir::func::FuncOp">
            "Constants above this magnitude keep their op in FP32 (FP16)">,
     Option<"underflowThreshold", "underflow-threshold", "double", /*default=*/"1e-8",
            "Constants with a non-zero magnitude below this keep their op in FP32">,
+    Option<"underflowFraction", "underflow-fraction", "double", /*default=*/"0.0",
+           "Constants: keep FP32 only when more than this fraction of their non-zero values fall below underflow-threshold (0: any one value)">,
   ];
   let dependentDialects = ["::mlir::opsnn::precision::PrecisionDialect",
                            "::mlir::arith::ArithDialect",
@@ -789,6 +795,92 @@ def ReportPass : Pass<"opsnn-report", "::mlir::ModuleOp"> {
            "Target whose roofline the estimates use (see #opsnn.target)">
   ];
   let dependentDialects = ["::mlir::opsnn::layout::LayoutDialect"];
+}
+
+def GPUTensorCoreMatmulPass
+    : Pass<"opsnn-gpu-tensor-core-matmul", "::mlir::func::FuncOp"> {
+  let summary = "Map f16 x f16 -> f32 linalg.matmul on buffers to a tensor-core kernel";
+  let description = [{
+    The tensor-core path of the GPU pipeline (`--opsnn-lower-to-nvvm=
+    "tensor-cores=true"` runs it after bufferization). Every `linalg.matmul`
+    on static, identity-layout buffers with f16 inputs and an f32
+    accumulator whose shape the tiles divide (M, N multiples of 16/8, K of
+    16) becomes one kernel; other ops are left to the generic path. Tile
+    sizes come from `selectMatmulTiles` (lib/Target/TensorCoreTiles.cpp) for
+    `target` and the problem shape, or from `tiles`.
+
+    The kernel: one thread block per BM x BN output tile, `numWarps x 32`
+    threads. Each step of the K loop copies a BM x BK tile of A and a
+    BK x BN tile of B into shared memory (16-byte vector copies spread over
+    the threads; rows padded by 8 elements), synchronizes, and each warp
+    accumulates its WM x WN tile as (WM/16) x (WN/8) `vector.contract`s of
+    16x16 and 16x8 (B read transposed) fragments per k16 step; the
+    accumulators stay in registers (`scf.for` iteration arguments) and are
+    written to C at the end. With `to-nvgpu` (default) upstream then turns
+    the global-to-shared copies into `nvgpu.device_async_copy` groups
+    (cp.async) and the fragments into `nvgpu.ldmatrix` and
+    `nvgpu.mma.sync` (m16n8k16, through `convert-vector-to-gpu`'s
+    `use-nvgpu` conversion).
+
+    With `emulate-on-cpu` the same tiles, copies and fragment contractions
+    are emitted as sequential loops over blocks, threads and warps with
+    plain buffers instead of `gpu.launch`, so the CPU pipeline can run the
+    tiled algorithm against NumPy (`--opsnn-lower-to-cpu=
+    "emulate-tensor-core-matmul=true"`).
+
+    Before:
+
+    ```mlir
+    linalg.matmul ins(%a, %b : memref<256x128xf16>, memref<128x256xf16>)
+                  outs(%c : memref<256x256xf32>)
+    ```
+
+    After (tiles 128x128x32, warps 64x32, before the nvgpu conversion):
+
+    ```mlir
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c2, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1)
+               workgroup(%sa : memref<128x40xf16, #gpu.address_space<workgroup>>,
+                         %sb : memref<32x136xf16, #gpu.address_space<workgroup>>) {
+      %acc0 = vector.transfer_read %c[...] : memref<256x256xf32>, vector<16x8xf32>
+      ...
+      %r:16 = scf.for %k = %c0 to %c128 step %c32 iter_args(...) {
+        %v = vector.transfer_read %a[...] : memref<256x128xf16>, vector<8xf16>
+        vector.transfer_write %v, %sa[...] : vector<8xf16>, memref<128x40xf16, 3>
+        ...
+        gpu.barrier
+        %fa = vector.transfer_read %sa[...] : ..., vector<16x16xf16>
+        %fb = vector.transfer_read %sb[...] {permutation_map = (d0, d1) -> (d1, d0)}
+            : ..., vector<8x16xf16>
+        %d = vector.contract ... %fa, %fb, %acc : vector<16x16xf16>, vector<8x16xf16>
+            into vector<16x8xf32>
+        ...
+        gpu.barrier
+        scf.yield ...
+      }
+      vector.transfer_write %r#0, %c[...] : vector<16x8xf32>, memref<256x256xf32>
+      ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"targetName", "target", "std::string", /*default=*/"\"a100\"",
+           "Target whose SM count and shared memory the tile heuristic reads">,
+    ListOption<"tiles", "tiles", "int64_t",
+               "Fixed tiles BM,BN,BK,WM,WN instead of the heuristic">,
+    Option<"emulateOnCPU", "emulate-on-cpu", "bool", /*default=*/"false",
+           "Emit sequential loops over blocks/threads/warps and plain buffers "
+           "(runs on the CPU) instead of gpu.launch">,
+    Option<"toNVGPU", "to-nvgpu", "bool", /*default=*/"true",
+           "Convert copies to cp.async and fragments to ldmatrix/mma.sync "
+           "(GPU form only)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 #endif // OPSNN_TRANSFORMS_PASSES_TD
