@@ -68,6 +68,14 @@ log "the optimized ResNet block vs its FP32 self on the same inputs"
 python3 "$OPSNN_ROOT/scripts/accuracy_check.py" "$block" --ops-nn-run "$run" \
   --pipeline="opsnn-optimize{target=a100 precision=mixed-fp16},opsnn-lower-to-cpu"
 
+log "ONNX (python/opsnn): examples/small_cnn.onnx imported, optimized for an A100, run on the CPU vs onnxruntime"
+onnx_demo="$OPSNN_BUILD_DIR/demo/small_cnn"
+opsnn_py() { OPSNN_BUILD_DIR="$OPSNN_BUILD_DIR" PYTHONPATH="$OPSNN_ROOT/python" python3 -m opsnn "$@"; }
+opsnn_py import "$OPSNN_ROOT/examples/small_cnn.onnx" -o "$onnx_demo.mlir"
+opsnn_py compile "$OPSNN_ROOT/examples/small_cnn.onnx" --target=a100 --precision=fp32 -o "$onnx_demo.art"
+opsnn_py run "$onnx_demo.art" --random-inputs --check-onnxruntime "$OPSNN_ROOT/examples/small_cnn.onnx"
+opsnn_py report "$OPSNN_ROOT/examples/small_cnn.onnx" --target=a100 --summary
+
 if [ -x /usr/local/cuda/bin/ptxas ]; then
   log "ResNet block lowered for the GPU; kernels assembled with ptxas"
   "$opt" "$block" --opsnn-lower-to-nvvm="chip=sm_80 format=ptx" |

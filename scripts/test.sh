@@ -24,6 +24,15 @@ python3 "$OPSNN_ROOT/scripts/fuzz_graphs.py" --count 200 --time-budget 60 \
 log "documentation generated from ODS (opsnn-doc)"
 cmake --build "$OPSNN_BUILD_DIR" --target opsnn-doc >/dev/null || status=1
 
+# python/opsnn: importer, CLI and zoo tests (pytest), then the ONNX backend
+# node tests of the operators the importer claims.
+log "Python package tests (pytest python/tests)"
+OPSNN_BUILD_DIR="$OPSNN_BUILD_DIR" PYTHONPATH="$OPSNN_ROOT/python" \
+  python3 -m pytest -q -p no:cacheprovider "$OPSNN_ROOT/python/tests" || status=1
+log "ONNX conformance (onnx/backend/test/data/node, claimed operators)"
+OPSNN_BUILD_DIR="$OPSNN_BUILD_DIR" PYTHONPATH="$OPSNN_ROOT/python" \
+  python3 -m opsnn.conformance -j 2 || status=1
+
 if [ $status -ne 0 ]; then
   log "FAILED"
 else

@@ -89,6 +89,14 @@ static SmallVector<int64_t> getGenericTileSizes(linalg::LinalgOp op,
   return tiles;
 }
 
+/// Vectors of i1 lower to packed bits in LLVM, while a memref of i1 keeps one
+/// byte per element: transfers between the two would read and write the
+/// wrong bits, so ops on boolean tensors stay scalar loops.
+static bool hasI1Elements(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  return shaped && shaped.getElementType().isInteger(1);
+}
+
 namespace {
 struct TileAndVectorizeCPUPass
     : opsnn::impl::TileAndVectorizeCPUPassBase<TileAndVectorizeCPUPass> {
@@ -147,6 +155,7 @@ struct TileAndVectorizeCPUPass
     SmallVector<Operation *> toVectorize;
     func.walk([&](linalg::LinalgOp op) {
       if (op.hasPureTensorSemantics() && !op.hasDynamicShape() &&
+          !llvm::any_of(op->getOperandTypes(), hasI1Elements) &&
           succeeded(linalg::vectorizeOpPrecondition(op)))
         toVectorize.push_back(op);
     });

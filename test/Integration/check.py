@@ -32,6 +32,7 @@ import reference as ref  # noqa: E402
 NPY_OF = {
     "f64": np.float64, "f32": np.float32, "f16": np.float16,
     "i64": np.int64, "i32": np.int32, "i16": np.int16, "i8": np.int8,
+    "i1": np.bool_,
 }
 
 
