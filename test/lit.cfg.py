@@ -26,8 +26,26 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.opsnn_tools_dir, config.llvm_tools_dir]
-tools = ["ops-nn-opt", "ops-nn-run"]
+# Every ops-nn-opt run verifies the IR after each pass (MlirOptMain's
+# default, made explicit so that no test can depend on it being off).
+tools = [ToolSubst("ops-nn-opt", extra_args=["--verify-each"]), "ops-nn-run"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Embedding: the stock mlir-opt loading our plugin, and an out-of-tree build
+# of examples/embed against an installed package (%cmake_configure).
+config.substitutions.append(("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
+config.substitutions.append((
+    "%opsnn_plugin", os.path.join(config.opsnn_obj_root, "lib", "OpsNNPlugin.so")))
+config.substitutions.append(("%opsnn_obj_root", config.opsnn_obj_root))
+config.substitutions.append(("%cmake_configure", " ".join(
+    [config.cmake_command, "-G", '"%s"' % config.cmake_generator,
+     "-DCMAKE_MAKE_PROGRAM=" + config.make_program,
+     "-DCMAKE_C_COMPILER=" + config.c_compiler,
+     "-DCMAKE_CXX_COMPILER=" + config.cxx_compiler] +
+    (["-DCMAKE_C_COMPILER_LAUNCHER=" + config.compiler_launcher,
+      "-DCMAKE_CXX_COMPILER_LAUNCHER=" + config.compiler_launcher]
+     if config.compiler_launcher else []))))
+config.substitutions.append(("%cmake", config.cmake_command))
 
 # %python is the interpreter with the pinned requirements (NumPy), not the
 # one running lit: it goes first so that it wins over lit's own %python.

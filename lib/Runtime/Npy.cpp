@@ -10,6 +10,7 @@
 #include "opsnn/Runtime/Npy.h"
 
 #include <cctype>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -209,7 +210,10 @@ bool mlir::opsnn::runtime::writeNpy(const std::string &path, const NpyArray &arr
     return false;
   }
 
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  // Written next to its destination and renamed into place once complete:
+  // a failed write never leaves a truncated .npy under the final name.
+  std::string temporary = path + ".tmp";
+  std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
   if (!file) {
     error = "cannot write '" + path + "'";
     return false;
@@ -221,7 +225,9 @@ bool mlir::opsnn::runtime::writeNpy(const std::string &path, const NpyArray &arr
   file.put(static_cast<char>(header.size() >> 8));
   file.write(header.data(), header.size());
   file.write(array.data.data(), array.data.size());
-  if (!file) {
+  file.close();
+  if (!file || std::rename(temporary.c_str(), path.c_str()) != 0) {
+    std::remove(temporary.c_str());
     error = "error while writing '" + path + "'";
     return false;
   }

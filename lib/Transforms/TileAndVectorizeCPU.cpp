@@ -97,6 +97,24 @@ static bool hasI1Elements(Type type) {
   return shaped && shaped.getElementType().isInteger(1);
 }
 
+/// True when some indexing map decreases with a loop (`2 - d3`: a flip).
+/// Tiling computes an operand's slice from the tile's first and last
+/// iteration assuming the maps increase, which gives a flip the wrong slice.
+static bool hasDecreasingIndexing(linalg::LinalgOp op) {
+  bool decreasing = false;
+  for (AffineMap map : op.getIndexingMapsArray())
+    for (AffineExpr result : map.getResults())
+      result.walk([&](AffineExpr expr) {
+        auto mul = dyn_cast<AffineBinaryOpExpr>(expr);
+        if (!mul || mul.getKind() != AffineExprKind::Mul)
+          return;
+        for (AffineExpr side : {mul.getLHS(), mul.getRHS()})
+          if (auto constant = dyn_cast<AffineConstantExpr>(side))
+            decreasing |= constant.getValue() < 0;
+      });
+  return decreasing;
+}
+
 namespace {
 struct TileAndVectorizeCPUPass
     : opsnn::impl::TileAndVectorizeCPUPassBase<TileAndVectorizeCPUPass> {
@@ -114,7 +132,8 @@ struct TileAndVectorizeCPUPass
     // 1. Tile statically shaped ops into static tiles.
     SmallVector<linalg::LinalgOp> candidates;
     func.walk([&](linalg::LinalgOp op) {
-      if (op.hasPureTensorSemantics() && !op.hasDynamicShape())
+      if (op.hasPureTensorSemantics() && !op.hasDynamicShape() &&
+          !hasDecreasingIndexing(op))
         candidates.push_back(op);
     });
     for (linalg::LinalgOp op : candidates) {
