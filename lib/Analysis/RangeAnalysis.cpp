@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -96,10 +97,27 @@ llvm::Expected<CalibrationTable> CalibrationTable::read(StringRef path) {
 }
 
 llvm::Error CalibrationTable::write(StringRef path) const {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  if (ec)
+  // Written next to `path` and renamed into place once complete.
+  std::string temporary = (path + ".tmp").str();
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(temporary, ec);
+    if (ec)
+      return fileError(path, "cannot write: " + ec.message());
+    writeJSON(os);
+    if (os.has_error()) {
+      (void)llvm::sys::fs::remove(temporary);
+      return fileError(path, "cannot write: " + os.error().message());
+    }
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(temporary, path)) {
+    (void)llvm::sys::fs::remove(temporary);
     return fileError(path, "cannot write: " + ec.message());
+  }
+  return llvm::Error::success();
+}
+
+void CalibrationTable::writeJSON(llvm::raw_ostream &os) const {
   // Keys sorted so that files diff well.
   std::vector<std::string> keys;
   for (const auto &entry : ranges)
@@ -121,7 +139,6 @@ llvm::Error CalibrationTable::write(StringRef path) const {
     });
   });
   os << "\n";
-  return llvm::Error::success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -311,6 +311,26 @@ static llvm::Error emitObject(llvm::Module &module, StringRef path) {
 }
 
 llvm::Error HostExecutable::writeArtifact(StringRef dir) const {
+  // Built in a staging folder next to `dir` and renamed into place once
+  // complete: a failure leaves no half-written artifact behind.
+  llvm::SmallString<128> staging(dir);
+  staging += ".partial";
+  (void)llvm::sys::fs::remove_directories(staging);
+  if (llvm::Error error = writeArtifactFiles(staging)) {
+    (void)llvm::sys::fs::remove_directories(staging);
+    return error;
+  }
+  if (llvm::sys::fs::exists(dir))
+    (void)llvm::sys::fs::remove_directories(dir);
+  if (std::error_code ec = llvm::sys::fs::rename(staging, dir)) {
+    (void)llvm::sys::fs::remove_directories(staging);
+    return makeError("cannot move the artifact into '" + dir +
+                     "': " + ec.message());
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error HostExecutable::writeArtifactFiles(StringRef dir) const {
   if (std::error_code ec = llvm::sys::fs::create_directories(dir))
     return makeError("cannot create '" + dir + "': " + ec.message());
   llvm::SmallString<128> object(dir), library(dir);

@@ -17,6 +17,7 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <string>
 
@@ -44,7 +45,9 @@ struct CalibrationTable {
   /// Reads a table; errors say "FILE:LINE:COL: ..." for syntax errors and
   /// name the key for bad entries.
   static llvm::Expected<CalibrationTable> read(llvm::StringRef path);
+  /// Writes the table (to a temporary file renamed into place).
   llvm::Error write(llvm::StringRef path) const;
+  void writeJSON(llvm::raw_ostream &os) const;
 };
 
 struct RangeAnalysisStats {

@@ -83,6 +83,8 @@ public:
 
 private:
   HostExecutable() = default;
+  /// writeArtifact's files, written into `dir` (a staging folder).
+  llvm::Error writeArtifactFiles(StringRef dir) const;
 
   std::string entry;
   Device device = Device::CPU;

@@ -13,6 +13,24 @@
 // RUN: ls %t/ok | FileCheck %s --check-prefix=OK --implicit-check-not=tmp
 // OK: out0.npy
 
+// Calibration files and artifacts likewise: a folder where the file should
+// go makes --collect-ranges fail with nothing left next to it; a folder in
+// the artifact's way is replaced only once the new artifact is complete, and
+// a failed artifact leaves no staging folder.
+// RUN: mkdir -p %t/ranges.json
+// RUN: not ops-nn-run %s --input=%t/x.npy --collect-ranges=%t/ranges.json 2>&1 | FileCheck %s --check-prefix=RANGES
+// RUN: not ls %t/ranges.json.tmp
+// RANGES: ops-nn-run: error: {{.*}}ranges.json: cannot write
+// RUN: ops-nn-run %s --emit-artifact=%t/art | FileCheck %s --check-prefix=ART
+// RUN: ops-nn-run %s --emit-artifact=%t/art | FileCheck %s --check-prefix=ART
+// RUN: ls %t | FileCheck %s --check-prefix=NOSTAGING --implicit-check-not=partial
+// ART: artifact: {{.*}}art
+// NOSTAGING: art
+// RUN: touch %t/blocker
+// RUN: not ops-nn-run %s --emit-artifact=%t/blocker/art 2>&1 | FileCheck %s --check-prefix=BLOCKED
+// RUN: not ls -d %t/blocker/art.partial
+// BLOCKED: ops-nn-run: error: cannot create '{{.*}}blocker/art.partial'
+
 func.func @double(%x: tensor<4xf32>) -> tensor<4xf32> {
   %r = arith.addf %x, %x : tensor<4xf32>
   return %r : tensor<4xf32>
