@@ -6,7 +6,9 @@
 #  2. times the ResNet block (1x64x56x56, f32) on the CPU and on the GPU,
 #     as written (NCHW) and after ALTE for the H200, side by side, with the
 #     GPU/CPU ratios;
-#  3. prints ptxas -v figures for the kernels (bench/gpu/ptx_report.sh).
+#  3. runs the tensor-core GEMM (2048x2048x1024 f16 -> f32) with and
+#     without tensor-cores=true, checked against NumPy, with times;
+#  4. prints ptxas -v figures for the kernels (bench/gpu/ptx_report.sh).
 # Without a GPU (here, CI) the executed tests are unsupported and the cuda
 # rows say "failed"; the rest still runs.
 # Output is plain text; with $OUT set, a copy goes to $OUT/gpu-run.txt.
@@ -47,6 +49,19 @@ main() {
 try: print("%.3f" % json.load(sys.stdin)["time_ms"]["median"])
 except Exception as e: print("failed")') || true
     printf '%-28s %12s\n' "$variant" "${ms:-failed}"
+  done
+
+  log "tensor-core GEMM 2048x2048x1024 f16->f32 on the GPU: generic vs tensor-cores=true, vs NumPy"
+  local gdir="$OPSNN_BUILD_DIR/bench/gpu/gemm"; mkdir -p "$gdir"
+  python3 -c 'import numpy as np,sys; r=np.random.default_rng(0); a=r.uniform(-1,1,(2048,1024)).astype(np.float16); b=r.uniform(-1,1,(1024,2048)).astype(np.float16); np.save(sys.argv[1]+"/a.npy",a); np.save(sys.argv[1]+"/b.npy",b); np.save(sys.argv[1]+"/ref.npy",a.astype(np.float32)@b.astype(np.float32))' "$gdir"
+  for tc in false true; do
+    "$run" "$OPSNN_ROOT/test/GPU/tensor-core-matmul.mlir" --entry=gemm_large --device=cuda \
+      --input="$gdir/a.npy" --input="$gdir/b.npy" --output-dir="$gdir/tc-$tc" \
+      --pipeline="opsnn-lower-to-nvvm{chip=sm_80 format=ptx tensor-cores=$tc}" \
+      --repeat="$repeat" --warmup=3 --json >"$gdir/tc-$tc.json" 2>&1 || true
+    python3 -c 'import json,sys,numpy as np; d=sys.argv[1]
+try: ms=json.load(open(d+".json"))["time_ms"]["median"]; o=np.load(d+"/out0.npy"); r=np.load(sys.argv[2]); print("tensor-cores=%-5s %9.3f ms %7.1f TFLOP/s  rel L2 vs NumPy %.2e" % (sys.argv[3], ms, 2*2048*2048*1024/ms/1e9, np.linalg.norm(o-r)/np.linalg.norm(r)))
+except Exception as e: print("tensor-cores=%s failed: %s" % (sys.argv[3], e))' "$gdir/tc-$tc" "$gdir/ref.npy" "$tc"
   done
 
   log "ptxas -v per kernel (PTX for sm_80, assembled for sm_80 and sm_90)"

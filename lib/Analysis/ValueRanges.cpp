@@ -63,30 +63,34 @@ KnownRange KnownRange::unionWith(const KnownRange &other) const {
   return result;
 }
 
+void RangeBuilder::add(double x) {
+  min = any ? std::min(min, x) : x;
+  max = any ? std::max(max, x) : x;
+  any = true;
+  double magnitude = std::fabs(x);
+  if (magnitude != 0 && (minAbsNonzero == 0 || magnitude < minAbsNonzero))
+    minAbsNonzero = magnitude;
+}
+
+std::optional<KnownRange> RangeBuilder::finish(RangeSource source) const {
+  if (!any)
+    return std::nullopt;
+  return KnownRange{min, max, minAbsNonzero, source};
+}
+
 /// The exact range of a dense float constant.
 static std::optional<KnownRange> getConstantRange(Value value) {
   DenseElementsAttr values;
   if (!matchPattern(value, m_Constant(&values)) ||
       !isa<FloatType>(values.getElementType()) || values.empty())
     return std::nullopt;
-  KnownRange range;
-  range.source = RangeSource::Constant;
-  range.min = std::numeric_limits<double>::infinity();
-  range.max = -range.min;
-  double smallest = std::numeric_limits<double>::infinity();
-  auto visit = [&](double x) {
-    range.min = std::min(range.min, x);
-    range.max = std::max(range.max, x);
-    if (x != 0)
-      smallest = std::min(smallest, std::fabs(x));
-  };
+  RangeBuilder range;
   if (values.isSplat())
-    visit(values.getSplatValue<APFloat>().convertToDouble());
+    range.add(values.getSplatValue<APFloat>().convertToDouble());
   else
     for (APFloat x : values.getValues<APFloat>())
-      visit(x.convertToDouble());
-  range.minAbsNonzero = std::isinf(smallest) ? 0 : smallest;
-  return range;
+      range.add(x.convertToDouble());
+  return range.finish(RangeSource::Constant);
 }
 
 static KnownRange fromAttr(precision::RangeAttr attr, RangeSource source) {

@@ -96,12 +96,7 @@ mlir::opsnn::measureRange(const runtime::NpyArray &array, int64_t *nonFinite) {
     *nonFinite = 0;
   if (count > 0 && !readElement(array, 0))
     return std::nullopt;
-  KnownRange range;
-  range.source = RangeSource::Calibration;
-  range.min = std::numeric_limits<double>::infinity();
-  range.max = -range.min;
-  double smallest = std::numeric_limits<double>::infinity();
-  bool any = false;
+  RangeBuilder range;
   for (int64_t i = 0; i < count; ++i) {
     double x = *readElement(array, i);
     if (!std::isfinite(x)) {
@@ -109,14 +104,7 @@ mlir::opsnn::measureRange(const runtime::NpyArray &array, int64_t *nonFinite) {
         ++*nonFinite;
       continue;
     }
-    any = true;
-    range.min = std::min(range.min, x);
-    range.max = std::max(range.max, x);
-    if (x != 0)
-      smallest = std::min(smallest, std::fabs(x));
+    range.add(x);
   }
-  if (!any)
-    return std::nullopt;
-  range.minAbsNonzero = std::isinf(smallest) ? 0 : smallest;
-  return range;
+  return range.finish(RangeSource::Calibration);
 }

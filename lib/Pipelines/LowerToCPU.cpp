@@ -26,9 +26,15 @@ using namespace mlir;
 void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
                                           const LowerToCPUOptions &options) {
   addLowerToLinalgStage(pm);
-  if (options.vectorize)
+  if (options.vectorize && options.emulateTensorCoreMatmul.empty())
     pm.addNestedPass<func::FuncOp>(createTileAndVectorizeCPUPass());
   addBufferizationStage(pm);
+  if (!options.emulateTensorCoreMatmul.empty()) {
+    GPUTensorCoreMatmulPassOptions tensorCores;
+    tensorCores.targetName = options.emulateTensorCoreMatmul;
+    tensorCores.emulateOnCPU = true;
+    pm.addNestedPass<func::FuncOp>(createGPUTensorCoreMatmulPass(tensorCores));
+  }
 
   // Loops.
   pm.addPass(createConvertLinalgToLoopsPass());

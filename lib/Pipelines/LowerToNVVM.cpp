@@ -11,6 +11,7 @@
 #include "opsnn/Pipelines/Pipelines.h"
 
 #include "PipelineStages.h"
+#include "opsnn/Target/TargetDescription.h"
 #include "opsnn/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -56,6 +57,16 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
   addBufferizationStage(pm);
   // Every host buffer a kernel may touch: registered or managed memory.
   pm.addPass(createGPUHostBuffersPass());
+  if (options.tensorCores) {
+    // Tiles for the first built-in target of this chip (sm_90: h100).
+    GPUTensorCoreMatmulPassOptions tensorCores;
+    for (const TargetDescription &t : getBuiltinTargets())
+      if (t.chip == options.chip.getValue()) {
+        tensorCores.targetName = t.name;
+        break;
+      }
+    pm.addNestedPass<func::FuncOp>(createGPUTensorCoreMatmulPass(tensorCores));
+  }
 
   // Parallel loops -> blocks of threads.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
@@ -69,6 +80,8 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createGpuKernelOutliningPass());
+  if (options.tensorCores)
+    pm.addNestedPass<gpu::GPUModuleOp>(createGPUAlignWorkgroupBuffersPass());
 
   // FP8 (no LLVM type): arithmetic in f32, casts as integer code.
   arith::ArithEmulateUnsupportedFloatsOptions emulate;

@@ -51,6 +51,19 @@ struct KnownRange {
   KnownRange unionWith(const KnownRange &other) const;
 };
 
+/// Accumulates the range of a stream of values: min, max and the smallest
+/// non-zero magnitude (0 when every value is 0).
+class RangeBuilder {
+public:
+  void add(double x);
+  /// nullopt when nothing was added.
+  std::optional<KnownRange> finish(RangeSource source) const;
+
+private:
+  double min = 0, max = 0, minAbsNonzero = 0;
+  bool any = false;
+};
+
 /// The range of `value` if known: exact for a dense float constant
 /// (`arith.constant` or anything constant-foldable to one), else the one
 /// recorded on its defining op or function argument, else nullopt.

@@ -22,6 +22,13 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
       llvm::cl::desc("Tile linalg ops and vectorize the tiles (otherwise "
                      "lower them to scalar loops)"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> emulateTensorCoreMatmul{
+      *this, "emulate-tensor-core-matmul",
+      llvm::cl::desc("Target name (e.g. a100): run f16 matmuls as the "
+                     "tensor-core kernel tiled for that target "
+                     "(opsnn-gpu-tensor-core-matmul emulate-on-cpu; nothing "
+                     "is vectorized beforehand). Empty: off"),
+      llvm::cl::init("")};
 };
 
 /// linalg-on-tensors (with layout/precision ops) -> LLVM dialect for the
@@ -55,6 +62,11 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::desc("Threads per block along the parallel loops, innermost "
                      "loop first (x, y, z)"),
       llvm::cl::list_init<int64_t>({32, 8})};
+  PassOptions::Option<bool> tensorCores{
+      *this, "tensor-cores",
+      llvm::cl::desc("f16 matmuls as tensor-core kernels (shared-memory "
+                     "tiles, cp.async, ldmatrix, mma.sync; sm_80 and later)"),
+      llvm::cl::init(false)};
 };
 
 /// linalg-on-tensors -> GPU kernels: our dialects lowered, bufferized,

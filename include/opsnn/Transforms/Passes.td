@@ -797,6 +797,25 @@ def ReportPass : Pass<"opsnn-report", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::opsnn::layout::LayoutDialect"];
 }
 
+def GPUAlignWorkgroupBuffersPass
+    : Pass<"opsnn-gpu-align-workgroup-buffers", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Align every workgroup (shared-memory) buffer of outlined kernels to 16 bytes";
+  let description = [{
+    `cp.async` with 16-byte copies and `ldmatrix` need 16-byte aligned
+    shared-memory rows; kernel outlining drops attribute dictionaries, and
+    without an `llvm.align` the NVVM lowering declares the buffers with their
+    element alignment (`.shared .align 2`). This pass sets `llvm.align = 16`
+    (or keeps a larger one) on every workgroup attribution of every
+    `gpu.func`, so the tensor-core kernels' tiles are declared
+    `.shared .align 16`. `--opsnn-lower-to-nvvm="tensor-cores=true"` runs it
+    after outlining.
+
+    Before: `gpu.func @k() workgroup(%a : memref<128x40xf16, 3>) kernel`
+    After: `gpu.func @k() workgroup(%a : memref<128x40xf16, 3> {llvm.align = 16 : i64}) kernel`
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def GPUTensorCoreMatmulPass
     : Pass<"opsnn-gpu-tensor-core-matmul", "::mlir::func::FuncOp"> {
   let summary = "Map f16 x f16 -> f32 linalg.matmul on buffers to a tensor-core kernel";
@@ -875,7 +894,8 @@ def GPUTensorCoreMatmulPass
            "Convert copies to cp.async and fragments to ldmatrix/mma.sync "
            "(GPU form only)">
   ];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::nvgpu::NVGPUDialect",

@@ -1,0 +1,69 @@
+//===- TensorCoreTiles.h - Tile sizes of tensor-core GEMM kernels -*- C++ -*-===//
+//
+// The tile sizes of the tensor-core GEMM kernels (--opsnn-gpu-tensor-core-
+// matmul): a thread-block tile staged in shared memory, split into warp
+// tiles of mma.sync.m16n8k16 fragments. Chosen from the target description
+// and the problem shape by one small, documented heuristic
+// (selectMatmulTiles) so one codegen serves T4/A100/H100/H200-class parts.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPSNN_TARGET_TENSORCORETILES_H
+#define OPSNN_TARGET_TENSORCORETILES_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace mlir::opsnn {
+
+struct TargetDescription;
+
+/// mma.sync.m16n8k16: the fragment every warp tile is made of.
+constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
+
+struct MatmulTileConfig {
+  /// Thread-block tile: a BM x BK tile of A and a BK x BN tile of B are
+  /// staged in shared memory per step of the K loop.
+  int64_t blockM = 0, blockN = 0, blockK = 0;
+  /// Warp tile: each warp owns a WM x WN part of the block's output, held
+  /// in (WM/16) x (WN/8) accumulator fragments.
+  int64_t warpM = 0, warpN = 0;
+  /// Extra elements at the end of every shared-memory row (keeps rows
+  /// 16-byte aligned for cp.async/ldmatrix while spreading them over banks).
+  int64_t sharedPad = 8;
+
+  int64_t warpsM() const { return blockM / warpM; }
+  int64_t warpsN() const { return blockN / warpN; }
+  int64_t numWarps() const { return warpsM() * warpsN(); }
+  /// Bytes of shared memory of one stage (A and B tiles, padded rows).
+  int64_t sharedBytes(int64_t elementBytes) const {
+    return (blockM * (blockK + sharedPad) + blockK * (blockN + sharedPad)) *
+           elementBytes;
+  }
+  std::string str() const;
+};
+
+/// Tile sizes for an M x N x K GEMM with `elementBytes`-byte inputs on
+/// `target`, or std::nullopt when M or N is not a multiple of 16/8 or K of
+/// 16 (those GEMMs keep the generic path). The heuristic:
+///  1. Block tiles, largest first: 128x128, 128x64, 64x128, 64x64, 64x32,
+///     32x64, 32x32, 32x16, 16x32, 16x16, 16x8; only those dividing M and N.
+///  2. Take the first (largest) whose grid has at least one block per SM of
+///     the target (fills the chip; large tiles re-use shared memory best);
+///     if none does, the problem is small and the one with the most blocks
+///     wins (latency-bound: parallelism matters more than reuse).
+///  3. BK = 32 when it divides K (two k16 steps per barrier pair), else 16.
+///  4. Warp tiles start at 64x32 (64 f32 accumulators per thread, no spills
+///     on sm_80/sm_90) clamped to the block tile, and are halved (the larger
+///     side in fragments first) until the block has 4 warps or the warp
+///     tile is one fragment.
+///  5. One stage of A and B must fit in min(48 KiB, the target's shared
+///     memory per SM); otherwise BK drops to 16, then the next block tile.
+std::optional<MatmulTileConfig>
+selectMatmulTiles(const TargetDescription &target, int64_t m, int64_t n,
+                  int64_t k, int64_t elementBytes);
+
+} // namespace mlir::opsnn
+
+#endif // OPSNN_TARGET_TENSORCORETILES_H
