@@ -7,7 +7,8 @@
 #
 # Environment knobs:
 #   OPSNN_BUILD_DIR   build directory (default: build)
-#   OPSNN_SANITIZE    passed to -DOPSNN_SANITIZE when set (later issue)
+#   OPSNN_SANITIZE    passed to -DOPSNN_SANITIZE when set (e.g. address,undefined)
+#   OPSNN_FUZZ        ON: also build the libFuzzer targets (-DOPSNN_FUZZ=ON)
 #   OPSNN_JOBS        parallel build jobs (default: all cores)
 
 set -euo pipefail
@@ -23,6 +24,7 @@ log() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 OPSNN_APT_PACKAGES=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
   cmake ninja-build ccache libgtest-dev
+  chromium  # headless: the dashboard screenshot check (bench/dashboard/screenshot_check.py)
 )
 
 install_missing_packages() {
@@ -38,6 +40,19 @@ install_missing_packages() {
   $sudo apt-get update -qq
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
     --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# Debian's PyTorch and torchvision (with /usr/bin/python3), used only by the
+# real-size model zoo (bench/zoo/run.sh, `python -m opsnn.zoo --size=full`):
+# torchvision's resnet50/mobilenet_v2/vit_b_16 with weights=None, exported to
+# ONNX. Not needed by demo.sh or test.sh.
+OPSNN_ZOO_APT_PACKAGES=(python3-torch python3-torchvision)
+
+install_zoo_packages() {
+  local saved=("${OPSNN_APT_PACKAGES[@]}")
+  OPSNN_APT_PACKAGES=("${OPSNN_ZOO_APT_PACKAGES[@]}")
+  install_missing_packages
+  OPSNN_APT_PACKAGES=("${saved[@]}")
 }
 
 # --- Python requirements ------------------------------------------------------
@@ -68,6 +83,7 @@ configure_and_build() {
     -DPython3_EXECUTABLE="$(command -v python3)"
   )
   [ -n "${OPSNN_SANITIZE:-}" ] && cmake_args+=(-DOPSNN_SANITIZE="$OPSNN_SANITIZE")
+  [ -n "${OPSNN_FUZZ:-}" ] && cmake_args+=(-DOPSNN_FUZZ="$OPSNN_FUZZ")
   if [ ! -f "$OPSNN_BUILD_DIR/build.ninja" ]; then
     log "configuring $OPSNN_BUILD_DIR"
     cmake "${cmake_args[@]}" >/dev/null

@@ -3,10 +3,43 @@
 # suite: the lit regression tests, the GoogleTest unit tests and the
 # documentation build. Exits non-zero when any of them fails.
 #
-# Usage: ./scripts/test.sh
+# Usage: ./scripts/test.sh [--sanitize]
+# --sanitize: build into build-sanitize with AddressSanitizer and
+# UndefinedBehaviorSanitizer (and the libFuzzer target), run the lit and unit
+# suites there, then a bounded (120 s) libFuzzer run on the test corpus.
+sanitize=0
+if [ "${1:-}" = "--sanitize" ]; then
+  sanitize=1
+  export OPSNN_BUILD_DIR="${OPSNN_BUILD_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build-sanitize}"
+  export OPSNN_SANITIZE=address,undefined OPSNN_FUZZ=ON
+  # MLIR's registries live for the process: not leaks worth reporting.
+  # allow_user_poisoning=0: libMLIR.so is not instrumented, so its inlined
+  # BumpPtrAllocator code never unpoisons what our instrumented copy poisoned.
+  export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:allow_user_poisoning=0
+  export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+fi
+
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
 opsnn_setup
+
+if [ $sanitize -eq 1 ]; then
+  status=0
+  log "lit regression tests under ASan+UBSan"
+  cmake --build "$OPSNN_BUILD_DIR" --target check-opsnn || status=1
+  log "unit tests under ASan+UBSan"
+  "$OPSNN_BUILD_DIR/bin/opsnn-unittests" --gtest_brief=1 || status=1
+  "$OPSNN_BUILD_DIR/bin/opsnn-runtime-unittests" --gtest_brief=1 || status=1
+  log "libFuzzer: --opsnn-optimize on mutated test IR (120 s)"
+  corpus="$OPSNN_BUILD_DIR/fuzz-corpus"
+  python3 "$OPSNN_ROOT/scripts/fuzz_corpus.py" "$corpus"
+  mkdir -p "$OPSNN_BUILD_DIR/fuzz-findings"
+  "$OPSNN_BUILD_DIR/bin/opsnn-fuzz-optimize" -max_total_time=120 -timeout=30 \
+    -rss_limit_mb=4096 -print_final_stats=1 \
+    -artifact_prefix="$OPSNN_BUILD_DIR/fuzz-findings/" "$corpus" || status=1
+  [ $status -eq 0 ] && log "sanitizer suites passed" || log "FAILED"
+  exit $status
+fi
 
 status=0
 log "lit regression tests (check-opsnn)"
@@ -29,6 +62,10 @@ cmake --build "$OPSNN_BUILD_DIR" --target opsnn-doc >/dev/null || status=1
 log "Python package tests (pytest python/tests)"
 OPSNN_BUILD_DIR="$OPSNN_BUILD_DIR" PYTHONPATH="$OPSNN_ROOT/python" \
   python3 -m pytest -q -p no:cacheprovider "$OPSNN_ROOT/python/tests" || status=1
+# The dashboard's generator test is python/tests/test_dashboard.py (above);
+# this renders the committed example in headless Chromium and checks the PNG.
+log "dashboard screenshot check (headless Chromium, docs/dashboard-example.html)"
+python3 "$OPSNN_ROOT/bench/dashboard/screenshot_check.py" || status=1
 log "ONNX conformance (onnx/backend/test/data/node, claimed operators)"
 OPSNN_BUILD_DIR="$OPSNN_BUILD_DIR" PYTHONPATH="$OPSNN_ROOT/python" \
   python3 -m opsnn.conformance -j 2 || status=1

@@ -16,6 +16,10 @@ config.excludes = ["lib", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
                    "Inputs"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
+# An ASan/UBSan build: its shared libraries cannot be loaded into stock,
+# uninstrumented processes (mlir-opt-22 plugins, the embed example).
+if getattr(config, "opsnn_sanitize", ""):
+    config.available_features.add("sanitized")
 config.substitutions.append(("%opsnn_src_root", config.opsnn_src_root))
 config.substitutions.append(("%opsnn_tools_dir", config.opsnn_tools_dir))
 if os.path.exists(os.path.join(config.opsnn_tools_dir, "opsnn-runtime-unittests")):

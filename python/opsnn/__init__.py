@@ -12,9 +12,11 @@ from .api import (Artifact, InputError, compile, import_model, optimize_mlir, re
 from .onnx_import import (ImportError_ as ImporterError, InvalidModel, SUPPORTED_OPS,
                           UnsupportedOperator, import_onnx)
 from .tools import ToolError
+from .torch_export import export_torch
 
 __version__ = "0.1.0"
 
 __all__ = ["Artifact", "InputError", "ImporterError", "InvalidModel", "SUPPORTED_OPS",
-           "ToolError", "UnsupportedOperator", "compile", "import_model", "import_onnx",
+           "ToolError", "UnsupportedOperator", "compile", "export_torch", "import_model",
+           "import_onnx",
            "optimize_mlir", "report", "run", "write_mlir", "__version__"]

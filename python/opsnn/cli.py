@@ -5,6 +5,7 @@
     python -m opsnn run model.art --input x.npy --output-dir out   [--check-onnxruntime model.onnx]
     python -m opsnn run model.onnx --random-inputs --check-onnxruntime model.onnx
     python -m opsnn report model.onnx --target=a100 [--precision=...] [-o report.json]
+    python -m opsnn report RUN.json -o report.html   (dashboard of python -m opsnn.bench --json)
 
 Errors (a corrupt ONNX file, an unsupported operator, inputs that do not
 match the model) print one clear message and exit with status 1; outputs are
@@ -78,7 +79,22 @@ def onnxruntime_outputs(onnx_path, inputs):
 
 
 def cmd_import(args):
-    api.write_mlir(args.model, args.output, _shapes(args.input_shape))
+    shapes = _shapes(args.input_shape)
+    from .torch_export import export_torch, is_torch_source
+    if is_torch_source(args.model):
+        # PyTorch in: torch.onnx.export (in a Python with torch), then ONNX as usual
+        import tempfile
+        if len(shapes) != 1:
+            raise ValueError(f"{args.model}: a PyTorch model needs its input shape: "
+                             f"--input-shape NAME=D0,D1,...")
+        (name, shape), = shapes.items()
+        with tempfile.TemporaryDirectory(prefix="opsnn-torch-") as tmp:
+            onnx_path = export_torch(args.model, Path(tmp) / "model.onnx", shape,
+                                     input_name=name)
+            api.write_mlir(str(onnx_path), args.output)
+        progress(f"wrote {args.output}")
+        return 0
+    api.write_mlir(args.model, args.output, shapes)
     progress(f"wrote {args.output}")
     return 0
 
@@ -154,6 +170,9 @@ def summarize_report(rep) -> str:
 
 
 def cmd_report(args):
+    if str(args.model).endswith(".json"):  # a bench run: the HTML dashboard
+        from .dashboard import write_dashboard
+        return write_dashboard(args.model, args.output)
     rep = api.report(args.model, target=args.target, precision=args.precision,
                      input_shapes=_shapes(args.input_shape))
     if args.output:
@@ -176,7 +195,9 @@ def build_parser():
         sp.add_argument("--input-shape", action="append", metavar="NAME=D0,D1,..",
                         help="static shape of a graph input with dynamic dimensions")
 
-    sp = sub.add_parser("import", help="ONNX -> MLIR (linalg on tensors)")
+    sp = sub.add_parser("import", help="ONNX (or PyTorch: a TorchScript .pt file or a "
+                        "torchvision model name, exported by torch.onnx.export) -> MLIR "
+                        "(linalg on tensors)")
     sp.add_argument("model")
     sp.add_argument("-o", "--output", required=True)
     sp.add_argument("--input-shape", action="append", metavar="NAME=D0,D1,..")
@@ -201,7 +222,8 @@ def build_parser():
     common(sp, "host")
     sp.set_defaults(func=cmd_run)
 
-    sp = sub.add_parser("report", help="the --opsnn-report JSON after optimization")
+    sp = sub.add_parser("report", help="the --opsnn-report JSON after optimization, or "
+                        "the HTML dashboard of a bench run (RUN.json -o report.html)")
     sp.add_argument("model")
     sp.add_argument("-o", "--output")
     sp.add_argument("--summary", action="store_true")

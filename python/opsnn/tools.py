@@ -50,17 +50,36 @@ def find_tool(name: str) -> str:
                     f"repository (ninja -C build)")
 
 
+def _memory_limit():
+    """`$OPSNN_TOOL_MEMORY_LIMIT_MB`: an address-space limit for the tools
+    (a compile that would exhaust a shared machine fails cleanly instead)."""
+    limit = os.environ.get("OPSNN_TOOL_MEMORY_LIMIT_MB")
+    if not limit:
+        return None
+    nbytes = int(limit) * 2**20
+
+    def apply():
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (nbytes, nbytes))
+    return apply
+
+
 def run_tool(name: str, args, what: str, timeout: float | None = None) -> str:
     """Runs a tool; returns its stdout, raises ToolError with its stderr."""
     cmd = [find_tool(name)] + [str(a) for a in args]
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                              preexec_fn=_memory_limit())
     except subprocess.TimeoutExpired as error:
         raise ToolError(f"{what}: {name} timed out after {timeout} s") from error
     if proc.returncode != 0:
         detail = (proc.stderr or proc.stdout).strip()
         if proc.returncode < 0:
             detail += f"\n({name} was killed by signal {-proc.returncode})"
+        if os.environ.get("OPSNN_TOOL_MEMORY_LIMIT_MB"):
+            detail += (f"\n(run with an address-space limit of "
+                       f"{os.environ['OPSNN_TOOL_MEMORY_LIMIT_MB']} MiB, "
+                       f"OPSNN_TOOL_MEMORY_LIMIT_MB)")
         raise ToolError(f"{what} failed:\n{detail}")
     return proc.stdout
 

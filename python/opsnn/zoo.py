@@ -1,17 +1,28 @@
-"""Model zoo, offline: small models built with onnx.helper, random weights.
+"""Model zoo, offline: random weights, nothing downloaded.
 
-    python -m opsnn.zoo [--out DIR] [--check] [NAME ...]
+    python -m opsnn.zoo [--out DIR] [--check] [NAME ...]                   # tiny models
+    python -m opsnn.zoo --size=full [--batch=8] [--check] [NAME ...]       # real sizes
 
-Builds each model (no download: the graphs are written here, weights are
-seeded random numbers), saves it as DIR/NAME.onnx (default `.cache/zoo`
-under the repository, git-ignored) and with `--check` compiles it, runs it
-on the CPU and compares with onnxruntime on the same random input
-(relative L2 <= 1e-4 in FP32). `examples/small_cnn.onnx` is `small_cnn`.
+Tiny models (`--size=tiny`, the default) are built here with onnx.helper
+and checked in pytest. The real-size ones (`--size=full`: ResNet-50,
+MobileNetV2, ViT-B/16 from torchvision's constructors exported by PyTorch,
+BERT-base, a 3-D U-Net and DLRM written with onnx.helper; see
+`opsnn.zoo_full`) are checked by the bench command `bench/zoo/run.sh`.
+
+Each model is saved as DIR/NAME.onnx (DIR/NAME_bB.onnx for batch B > 1;
+default DIR `.cache/zoo` under the repository, git-ignored) and built only
+once. With `--check` it is imported, compiled and run on the CPU and
+compared with onnxruntime on the same random input (relative L2 <= 1e-4 in
+FP32); for full-size models it prints a table of import, compile and run
+times, onnxruntime's time and the error. `examples/small_cnn.onnx` is
+`small_cnn`.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -277,11 +288,21 @@ def default_cache() -> Path:
     return Path(__file__).resolve().parents[2] / ".cache" / "zoo"
 
 
+def _input_ranges(model):
+    for entry in model.metadata_props:
+        if entry.key == "opsnn.input_ranges":
+            return json.loads(entry.value)
+    return {}
+
+
 def random_inputs(model, seed=0):
-    """Random inputs for a model's graph inputs (indices within range: ints
-    in [0, 20), which every zoo table holds)."""
+    """Random inputs for a model's graph inputs: floats standard normal,
+    indices in [0, 20) (which every tiny zoo table holds) or within the
+    ranges the model records (`opsnn.input_ranges` metadata: a bound, or
+    one bound per index along axis 0)."""
     rng = np.random.default_rng(seed)
     inits = {t.name for t in model.graph.initializer}
+    ranges = _input_ranges(model)
     arrays = []
     for vi in model.graph.input:
         if vi.name in inits:
@@ -289,23 +310,43 @@ def random_inputs(model, seed=0):
         tt = vi.type.tensor_type
         shape = [d.dim_value for d in tt.shape.dim]
         if tt.elem_type == 7:
-            arrays.append(rng.integers(0, 20, shape).astype(np.int64))
+            high = ranges.get(vi.name, 20)
+            if isinstance(high, list):
+                arrays.append(np.stack([rng.integers(0, h, shape[1:]) for h in high])
+                              .astype(np.int64))
+            else:
+                arrays.append(rng.integers(0, high, shape).astype(np.int64))
         else:
             arrays.append(rng.standard_normal(shape).astype(np.float32))
     return arrays
 
 
-def build(name, out_dir=None) -> Path:
-    """Builds model `name` into the cache (once) and returns its path."""
+def model_path(name, out_dir=None, batch=1) -> Path:
+    out_dir = Path(out_dir) if out_dir else default_cache()
+    return out_dir / (f"{name}.onnx" if batch == 1 else f"{name}_b{batch}.onnx")
+
+
+def build(name, out_dir=None, batch=1) -> Path:
+    """Builds model `name` (tiny or full size) into the cache (once) and
+    returns its path."""
     import onnx
     from .tools import atomic_file
-    out_dir = Path(out_dir) if out_dir else default_cache()
-    path = out_dir / f"{name}.onnx"
+    from . import zoo_full
+    path = model_path(name, out_dir, batch)
     if not path.exists():
-        model = MODELS[name]()
-        with atomic_file(path, "wb") as f:
-            f.write(model.SerializeToString())
-        onnx.checker.check_model(str(path))
+        if name in zoo_full.FULL_MODELS:
+            zoo_full.build_full(name, path, batch)
+        else:
+            if batch != 1:
+                raise ValueError(f"{name}: the tiny models have batch 1")
+            model = MODELS[name]()
+            with atomic_file(path, "wb") as f:
+                f.write(model.SerializeToString())
+        try:
+            onnx.checker.check_model(str(path))
+        except Exception:
+            path.unlink()
+            raise
     return path
 
 
@@ -318,23 +359,180 @@ def check(path, seed=0):
     inputs = random_inputs(model, seed)
     ours = api.run(str(path), inputs)
     ref = onnxruntime_outputs(path, inputs)
+    if any(not np.any(b) for b in ref):
+        raise RuntimeError(f"{path}: an onnxruntime output is all zeros, the comparison "
+                           f"would prove nothing")
     return [rel_l2(a, b) for a, b in zip(ours, ref)]
 
 
+def check_timed(path, seed=0, repeat=3):
+    """The full check, step by step: a dict of times (seconds) and errors.
+    `run_s` is ops-nn-run's median over `repeat` runs of the compiled
+    artifact (after a warm-up); `ort_s` is onnxruntime's median with its
+    default graph optimizations. The reference output is onnxruntime's
+    with graph optimizations off (no fusions)."""
+    import tempfile
+    import onnx
+    import onnxruntime as ort
+    from . import api
+    from .cli import onnxruntime_outputs, rel_l2
+    from .onnx_import import import_onnx
+    model = onnx.load(str(path))
+    params = sum(int(np.prod(t.dims)) for t in model.graph.initializer)
+    inputs = random_inputs(model, seed)
+    del model
+    row = {"params": params}
+    t0 = time.perf_counter()
+    imported = import_onnx(str(path))
+    row["import_s"] = time.perf_counter() - t0
+    row["mlir_mib"] = len(imported.mlir) / 2**20
+    with tempfile.TemporaryDirectory(prefix="opsnn-zoo-") as tmp:
+        t0 = time.perf_counter()
+        art = api.compile(imported, target="host", precision="fp32",
+                          output=Path(tmp) / "artifact")
+        row["compile_s"] = time.perf_counter() - t0
+        del imported
+        t0 = time.perf_counter()
+        ours = art.run(inputs)
+        row["first_run_s"] = time.perf_counter() - t0
+        row["run_s"] = _tool_median(art, inputs, repeat)
+    ref = onnxruntime_outputs(path, inputs)
+    sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    feeds = {i.name: a for i, a in zip(sess.get_inputs(), inputs)}
+    sess.run(None, feeds)
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        sess.run(None, feeds)
+        times.append(time.perf_counter() - t0)
+    row["ort_s"] = float(np.median(times))
+    if len(ours) != len(ref) or any(a.shape != b.shape for a, b in zip(ours, ref)):
+        raise RuntimeError(f"{path}: output shapes {[a.shape for a in ours]} vs "
+                           f"onnxruntime {[b.shape for b in ref]}")
+    for k, b in enumerate(ref):
+        if not np.any(b):
+            raise RuntimeError(f"{path}: onnxruntime's output #{k} is all zeros, the "
+                               f"comparison would prove nothing (zero-initialized weights?)")
+    row["errors"] = [rel_l2(a, b) for a, b in zip(ours, ref)]
+    return row
+
+
+def _tool_median(art, inputs, repeat):
+    """ops-nn-run's own median time (seconds) of the artifact."""
+    import tempfile
+    from .api import _check_inputs, _to_tool_dtype
+    from .tools import run_tool
+    arrays = _check_inputs(inputs, art.meta)
+    with tempfile.TemporaryDirectory(prefix="opsnn-time-") as tmp:
+        args = [art.path]
+        for i, a in enumerate(arrays):
+            p = Path(tmp) / f"in{i}.npy"
+            np.save(p, _to_tool_dtype(a))
+            args.append(f"--input={p}")
+        args += [f"--output-dir={Path(tmp) / 'out'}", "--json", f"--repeat={repeat}",
+                 "--warmup=1"]
+        summary = json.loads(run_tool("ops-nn-run", args, "timed run"))
+    return summary["time_ms"]["median"] / 1e3
+
+
+_HEADER = (f"{'model':14s} {'batch':>5s} {'params':>8s} {'MLIR':>8s} {'import':>8s} "
+           f"{'compile':>8s} {'ours':>9s} {'onnxrt':>9s} {'rel. L2':>9s}  result")
+
+
+def _row_line(name, batch, row, tolerance):
+    worst = max(row["errors"])
+    return (f"{name:14s} {batch:5d} {row['params'] / 1e6:7.1f}M {row['mlir_mib']:6.0f}Mi "
+            f"{row['import_s']:7.1f}s {row['compile_s']:7.1f}s {row['run_s'] * 1e3:7.1f}ms "
+            f"{row['ort_s'] * 1e3:7.1f}ms {worst:9.2e}  "
+            f"{'ok' if worst <= tolerance else 'FAILED'}")
+
+
+def _mem_available_mb():
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) // 1024
+    except OSError:
+        pass
+    return None
+
+
 def main(argv=None) -> int:
+    from . import zoo_full
     p = argparse.ArgumentParser(prog="python -m opsnn.zoo", description=__doc__.split("\n\n")[0])
-    p.add_argument("names", nargs="*", help=f"models (default: all): {', '.join(MODELS)}")
+    p.add_argument("names", nargs="*",
+                   help=f"models (default: all of the size): tiny {', '.join(MODELS)}; "
+                        f"full {', '.join(zoo_full.FULL_MODELS)}")
+    p.add_argument("--size", choices=("tiny", "full"), default="tiny")
+    p.add_argument("--batch", type=int, default=1, help="batch of the full-size models")
     p.add_argument("--out", help="output folder (default: .cache/zoo in the repository)")
     p.add_argument("--check", action="store_true", help="compare with onnxruntime")
+    p.add_argument("--repeat", type=int, default=3, help="timed runs (full size)")
     p.add_argument("--tolerance", type=float, default=1e-4)
+    p.add_argument("--json", metavar="FILE", help="also write the check's rows as JSON")
     args = p.parse_args(argv)
-    names = args.names or list(MODELS)
-    bad = [n for n in names if n not in MODELS]
+    known = MODELS if args.size == "tiny" else zoo_full.FULL_MODELS
+    names = args.names or list(known)
+    bad = [n for n in names if n not in known]
     if bad:
-        print(f"opsnn.zoo: unknown model(s) {', '.join(bad)}; known: {', '.join(MODELS)}",
-              file=sys.stderr)
+        print(f"opsnn.zoo: unknown {args.size} model(s) {', '.join(bad)}; known: "
+              f"{', '.join(known)}", file=sys.stderr)
+        return 1
+    if args.batch < 1 or (args.size == "tiny" and args.batch != 1):
+        print("opsnn.zoo: --batch must be >= 1 (and 1 for the tiny models)", file=sys.stderr)
         return 1
     status = 0
+    if args.size == "full":
+        if args.check and "OPSNN_TOOL_MEMORY_LIMIT_MB" not in os.environ:
+            # a real-size compile takes many GiB; on a shared machine it fails
+            # cleanly at 80% of the memory available now instead of swapping
+            # or waking the OOM killer
+            avail = _mem_available_mb()
+            if avail:
+                os.environ["OPSNN_TOOL_MEMORY_LIMIT_MB"] = str(int(avail * 0.8))
+                print(f"(ops-nn tools limited to {int(avail * 0.8)} MiB of address space; "
+                      f"set OPSNN_TOOL_MEMORY_LIMIT_MB to change)", flush=True)
+        rows = {}
+        for name in names:
+            t0 = time.perf_counter()
+            try:
+                path = build(name, args.out, args.batch)
+            except Exception as error:  # reported per model, the others still run
+                print(f"{name}: build failed: {error}", flush=True)
+                status = 1
+                continue
+            print(f"{name:14s} {path} ({path.stat().st_size / 2**20:.0f} MiB, "
+                  f"{time.perf_counter() - t0:.1f} s)", flush=True)
+            if not args.check:
+                continue
+            try:
+                row = check_timed(path, repeat=args.repeat)
+            except Exception as error:
+                print(f"{name}: check failed: {type(error).__name__}: {error}", flush=True)
+                rows[name] = {"error": f"{type(error).__name__}: {error}"}
+                status = 1
+                continue
+            rows[name] = row
+            status |= 0 if max(row["errors"]) <= args.tolerance else 1
+            print(_HEADER + "\n" + _row_line(name, args.batch, row, args.tolerance), flush=True)
+        if args.check:
+            print("\nsummary (CPU, FP32; ours = ops-nn-run median, onnxrt = onnxruntime "
+                  "median, rel. L2 = worst output vs onnxruntime)")
+            print(_HEADER)
+            for name in names:
+                row = rows.get(name)
+                if row is None or "error" in row:
+                    print(f"{name:14s} {args.batch:5d} FAILED: "
+                          f"{row['error'] if row else 'not built'}")
+                else:
+                    print(_row_line(name, args.batch, row, args.tolerance))
+            if args.json:
+                from .tools import atomic_file
+                with atomic_file(args.json) as f:
+                    json.dump({"batch": args.batch, "tolerance": args.tolerance,
+                               "models": rows}, f, indent=2)
+        return status
     for name in names:
         path = build(name, args.out)
         line = f"{name:16s} {path} ({path.stat().st_size // 1024} KiB)"

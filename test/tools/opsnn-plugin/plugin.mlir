@@ -1,6 +1,8 @@
 // The stock mlir-opt runs our pipeline through OpsNNPlugin.so: the dialect
 // plugin makes our IR parse (layout.convert, #opsnn.target), the pass plugin
 // registers every pass and pipeline. The result is ops-nn-opt's, to the byte.
+// Stock mlir-opt is not instrumented: an ASan build of the plugin cannot load.
+// UNSUPPORTED: sanitized
 // RUN: %mlir_opt %s --load-dialect-plugin=%opsnn_plugin --load-pass-plugin=%opsnn_plugin \
 // RUN:   --pass-pipeline="builtin.module(opsnn-optimize{target=a100 precision=mixed-fp16})" > %t.plugin.mlir
 // RUN: ops-nn-opt %s --opsnn-optimize="target=a100 precision=mixed-fp16" > %t.opsnn.mlir
