@@ -68,9 +68,11 @@ void mlir::opsnn::mergeDuplicateConversions(Operation *root) {
   DominanceInfo dominance(root);
   SmallVector<ConvertOp> converts;
   root->walk([&](ConvertOp op) { converts.push_back(op); });
+  // Erased duplicates are remembered, not inspected: their memory is gone.
+  DenseSet<Operation *> erased;
   for (ConvertOp op : converts) {
-    if (!op->getBlock())
-      continue; // erased as a duplicate already
+    if (erased.contains(op.getOperation()))
+      continue;
     for (Operation *user :
          llvm::make_early_inc_range(op.getInput().getUsers())) {
       auto other = dyn_cast<ConvertOp>(user);
@@ -80,6 +82,7 @@ void mlir::opsnn::mergeDuplicateConversions(Operation *root) {
           !dominance.properlyDominates(op.getOperation(), other))
         continue;
       other.getResult().replaceAllUsesWith(op.getResult());
+      erased.insert(other.getOperation());
       other->erase();
     }
   }
