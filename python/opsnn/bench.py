@@ -12,14 +12,24 @@ its own batch), our CPU build in four configurations
     precision  --opsnn-optimize="target=T layouts=false precision=mixed-fp16"
     both       --opsnn-optimize="target=T layouts=true precision=mixed-fp16"
 
-and onnxruntime (CPU, default session options) as the peer. Every
-configuration is compiled once into an artifact first; its output is
-checked against onnxruntime's FP32 output (relative L2; a configuration
-whose answer is wrong is never timed). Then rounds run the configurations
-alternately (the order rotates every round, each round is `--repeat` timed
-runs after a warm-up; the figure of a round is its median), so that drift
-and other load hit all alike; the result is the median over rounds, with
-ratios to `none` and to onnxruntime.
+and the peers: onnxruntime (CPU, default session options), PyTorch CPU
+eager in default and channels_last memory format (`torch`, `torch_cl`: a
+long-lived worker process, opsnn/torch_worker.py, run by the Python that
+has torch; it rebuilds the torchvision module the ONNX file was exported
+from, so models without a PyTorch source read "n/a (no PyTorch source)"),
+and IREE llvm-cpu (`iree`: iree-import-onnx + iree-compile for the host
+CPU, the local-task runtime; optional, "n/a" when its wheels do not import
+or it does not compile the model). `--quick` adds `resnet18_tiny`
+(torchvision's ResNet-18 at 1x3x64x64, batch 1) so that PyTorch has a
+column. Every configuration is compiled once into an artifact first; its
+output, and every peer's, is checked against onnxruntime's FP32 output
+(relative L2; an answer that is wrong is never timed). Then rounds run the
+configurations and peers alternately (the order rotates every round, each
+round is `--repeat` timed runs after a warm-up; the figure of a round is
+its median; the PyTorch worker is asked for one such batch per round), so
+that drift and other load hit all alike; the result is the median over
+rounds, with ratios to `none`, to onnxruntime and to the best (fastest
+timed) peer.
 
 Compile-time figures: wall time and peak resident memory of each child
 (`os.wait4`): `ops-nn-opt --opsnn-optimize` and the full lowering
@@ -66,6 +76,25 @@ CONFIGS = (
     ("both", "ALTE + precision", "layouts=true precision=mixed-fp16"),
 )
 PEER = "onnxruntime"
+# The peers, on the same inputs: onnxruntime (also the reference every
+# answer is checked against), PyTorch CPU eager in a worker process
+# (opsnn/torch_worker.py; default and channels_last memory format; models
+# with a PyTorch source only) and IREE llvm-cpu (when its wheels import and
+# it compiles the model).
+PEERS = ("onnxruntime", "torch", "torch_cl", "iree")
+PEER_LABELS = {
+    "onnxruntime": "onnxruntime CPU (default session options)",
+    "torch": "PyTorch CPU eager (default memory format, inference_mode)",
+    "torch_cl": "PyTorch CPU eager (channels_last, inference_mode)",
+    "iree": "IREE llvm-cpu (iree-import-onnx, iree-compile --iree-llvmcpu-target-cpu=host, "
+            "local-task)",
+}
+TORCH_FORMATS = {"torch": "default", "torch_cl": "channels_last"}
+# Bench-only models from torchvision constructors (source, input shape
+# without the batch, input name, batches), exported by opsnn.torch_export:
+# the quick run's model with a PyTorch column. Batch 1 only: its lowering
+# is ~35 CPU s per configuration, batch 8 would double that.
+TORCH_MODELS = {"resnet18_tiny": ("resnet18", [3, 64, 64], "image", (1,))}
 # Relative L2 against onnxruntime's FP32 output above which an answer is wrong.
 TOLERANCE = {"fp32": 1e-4, "mixed-fp16": 3e-2}
 
@@ -204,9 +233,40 @@ def full_models():
     return list(getattr(zoo_full, "FULL_MODELS", []))
 
 
+def torch_source(name):
+    """(torchvision constructor, seed) the ONNX file of model `name` was
+    exported from, or None when it has no PyTorch source (onnx.helper)."""
+    if name in TORCH_MODELS:
+        return TORCH_MODELS[name][0], 0
+    try:
+        from . import zoo_full
+    except ImportError:
+        return None
+    if name in getattr(zoo_full, "TORCHVISION", {}):
+        return name, 0   # zoo_full.build_full: export_torch(name, ...) at seed 0
+    return None
+
+
 def model_variants(name, batches, out_dir):
     """[(batch, onnx path or None, why)] for zoo model `name`."""
     import onnx
+    if name in TORCH_MODELS:
+        from .torch_export import export_torch
+        source, shape, in_name, own = TORCH_MODELS[name]
+        variants = []
+        for batch in batches:
+            if batch not in own:
+                variants.append((batch, None, f"bench model {name} runs at batch "
+                                 f"{', '.join(map(str, own))} only (compile time)"))
+                continue
+            path = Path(out_dir) / f"{name}_b{batch}.onnx"
+            try:
+                if not path.exists():
+                    export_torch(source, path, [batch] + shape, input_name=in_name)
+                variants.append((batch, path, None))
+            except Exception as error:  # export failures name themselves
+                variants.append((batch, None, f"export failed: {str(error)[:300]}"))
+        return variants
     if name in full_models():   # the zoo builds these at any batch itself
         variants = []
         for batch in batches:
@@ -276,6 +336,192 @@ def _artifact_timer(art, input_paths, out_dir, repeat, warmup):
             raise RuntimeError(f"ops-nn-run {art} failed: {proc.stderr.strip()[:400]}")
         return json.loads(proc.stdout)["time_ms"]["median"]
     return timed
+
+
+# --- peers: PyTorch eager (worker process) and IREE ----------------------------------
+
+class TorchPeer:
+    """The PyTorch worker (opsnn/torch_worker.py) run by the Python that has
+    torch; started once per bench run and kept alive, so every round asks
+    it for one timed batch, interleaved with the other configurations."""
+
+    def __init__(self, timeout):
+        self.timeout = timeout
+        self.proc = None
+        self.error = None
+        self.info = None
+        self._next = 0
+
+    def _start(self):
+        if self.proc is not None or self.error is not None:
+            return
+        try:
+            from .torch_export import torch_python
+            py = torch_python()
+        except Exception as error:  # ToolError: no Python with PyTorch
+            self.error = f"no Python with PyTorch ({str(error)[:200]})"
+            return
+        self.stderr = tempfile.TemporaryFile(mode="w+")
+        self.proc = subprocess.Popen([py, str(Path(__file__).with_name("torch_worker.py"))],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=self.stderr, text=True, bufsize=1)
+        try:
+            self.info = self.request({"cmd": "info"})
+            self.info.pop("ok", None)
+            self.info["python_path"] = py
+        except RuntimeError as error:
+            self.error = str(error)
+
+    def request(self, req, timeout=None):
+        import select
+        if self.proc is None or self.proc.poll() is not None:
+            raise RuntimeError(f"PyTorch worker not running{self._stderr_tail()}")
+        self.proc.stdin.write(json.dumps(req) + "\n")
+        self.proc.stdin.flush()
+        ready, _, _ = select.select([self.proc.stdout], [], [], timeout or self.timeout)
+        line = self.proc.stdout.readline() if ready else ""
+        if not line:
+            self.close(kill=True)
+            self.error = f"PyTorch worker died or timed out on {req.get('cmd')}"
+            raise RuntimeError(self.error + self._stderr_tail())
+        reply = json.loads(line)
+        if not reply.get("ok"):
+            raise RuntimeError(reply.get("error", "PyTorch worker error"))
+        return reply
+
+    def _stderr_tail(self):
+        try:
+            self.stderr.seek(0)
+            tail = self.stderr.read().strip().splitlines()[-3:]
+            return (": " + " | ".join(tail)) if tail else ""
+        except (AttributeError, OSError, ValueError):
+            return ""
+
+    def load(self, source, seed, input_paths, out_dir):
+        """Loads the module in both memory formats; returns (id, {format: [outputs]})."""
+        self._start()
+        if self.error:
+            raise RuntimeError(self.error)
+        self._next += 1
+        reply = self.request({"cmd": "load", "id": self._next, "source": source, "seed": seed,
+                              "inputs": [str(p) for p in input_paths],
+                              "formats": list(TORCH_FORMATS.values()), "out_dir": str(out_dir)})
+        return self._next, {f: [np.load(p) for p in paths]
+                            for f, paths in reply["outputs"].items()}
+
+    def timer(self, key, fmt, repeat, warmup):
+        def timed():
+            return self.request({"cmd": "time", "id": key, "format": fmt, "repeat": repeat,
+                                 "warmup": warmup})["median_ms"]
+        return timed
+
+    def drop(self, key):
+        if self.proc is not None and self.proc.poll() is None:
+            try:
+                self.request({"cmd": "drop", "id": key})
+            except RuntimeError:
+                pass
+
+    def close(self, kill=False):
+        if self.proc is None:
+            return
+        if not kill and self.proc.poll() is None:
+            try:
+                self.proc.stdin.write(json.dumps({"cmd": "quit"}) + "\n")
+                self.proc.stdin.flush()
+                self.proc.wait(timeout=10)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+
+
+def iree_versions():
+    """{package: version} of the IREE wheels, or None when they do not import."""
+    try:
+        import iree.compiler  # noqa: F401
+        import iree.runtime  # noqa: F401
+        from importlib.metadata import version
+        return {p: version(p) for p in ("iree-base-compiler", "iree-base-runtime")}
+    except Exception:  # ImportError, PackageNotFoundError
+        return None
+
+
+def iree_prepare(onnx_path, work, inputs, reference, args, c):
+    """Imports (iree-import-onnx) and compiles (iree-compile, llvm-cpu, host
+    CPU) the model, runs it once and checks it against onnxruntime; fills
+    `c` and returns a timer, or None (c['status'] says why)."""
+    import onnx
+    import iree.runtime as rt
+    from iree.compiler.tools.binaries import find_tool as iree_tool
+    mlir, vmfb = work / "iree.mlir", work / "iree.vmfb"
+    m = run_measured([sys.executable, "-m", "iree.compiler.tools.import_onnx", onnx_path,
+                      "-o", mlir], timeout=args.timeout)
+    if m["rc"] != 0:
+        raise RuntimeError("iree-import-onnx failed: " + _last_line(m))
+    c["import"] = _figures(m)
+    m = run_measured([iree_tool("iree-compile"), mlir, "--iree-hal-target-backends=llvm-cpu",
+                      "--iree-llvmcpu-target-cpu=host", "-o", vmfb], timeout=args.timeout)
+    if m["rc"] != 0:
+        raise RuntimeError("iree-compile failed: " + _last_line(m))
+    c["lower"] = _figures(m)
+    mlir.unlink()   # the weights, twice over: keep the work folder small
+    fn_name = onnx.load(str(onnx_path), load_external_data=False).graph.name
+    module = rt.load_vm_flatbuffer_file(str(vmfb), driver="local-task")
+    fn = module[fn_name]
+    res = fn(*inputs)
+    res = list(res) if isinstance(res, (tuple, list)) else [res]
+    outs = [np.asarray(r.to_host()) for r in res]
+    _check_outputs(c, outs, reference, "fp32")
+    if not c["correct"]:
+        return None
+
+    def timed():
+        for _ in range(args.warmup):
+            fn(*inputs)
+        times = []
+        for _ in range(args.repeat):
+            t0 = time.perf_counter()
+            r = fn(*inputs)
+            # the call returns once the invocation is done; to_host keeps
+            # a lazy result from escaping the timing
+            (r[0] if isinstance(r, (tuple, list)) else r).to_host()
+            times.append((time.perf_counter() - t0) * 1e3)
+        return statistics.median(times)
+    return timed
+
+
+def _last_line(m):
+    lines = [l for l in (m["stderr"] or m["stdout"]).strip().splitlines() if l.strip()]
+    err = [re.sub(r"^\S+:\d+:\d+: ", "", l) for l in lines if "error" in l.lower()]
+    return ((err or lines or [f"exit {m['rc']}"])[0] +
+            (" (timed out)" if m["timed_out"] else ""))[:300]
+
+
+def _check_outputs(c, outs, reference, precision):
+    """Fills c's rel_l2_vs_onnxruntime / tolerance / correct / status."""
+    errs = [rel_l2(o, r) for o, r in zip(outs, reference)]
+    shapes_ok = len(outs) == len(reference) and all(
+        tuple(o.shape) == tuple(r.shape) for o, r in zip(outs, reference))
+    c["rel_l2_vs_onnxruntime"] = max(errs) if errs else None
+    c["tolerance"] = TOLERANCE[precision]
+    c["correct"] = bool(shapes_ok and errs and max(errs) <= c["tolerance"])
+    if not c["correct"]:
+        c["status"] = ("failed: wrong output shape: not timed" if not shapes_ok else
+                       f"failed: wrong answer (rel. L2 {max(errs):.2e} > {c['tolerance']:g}):"
+                       " not timed")
+    else:
+        c["status"] = "ok"
+
+
+def _ort_version():
+    try:
+        import onnxruntime as ort
+        return ort.__version__
+    except ImportError:
+        return None
 
 
 def bench_model(name, batch, onnx_path, work, args):
@@ -382,24 +628,90 @@ def bench_model(name, batch, onnx_path, work, args):
         peer["status"] = f"failed: {str(error)[:600]}"
     entry["configs"][PEER] = peer
 
+    # PyTorch eager, default and channels_last: the torchvision module the
+    # ONNX file was exported from, on the same inputs, checked first.
+    source = torch_source(name)
+    tp = getattr(args, "torch_peer", None)
+    torch_id = None
+    for key, fmt in TORCH_FORMATS.items():
+        entry["configs"][key] = {"label": PEER_LABELS[key], "memory_format": fmt}
+    if source is None:
+        for key in TORCH_FORMATS:
+            entry["configs"][key]["status"] = "n/a (no PyTorch source)"
+    elif tp is None:
+        for key in TORCH_FORMATS:
+            entry["configs"][key]["status"] = "n/a (--no-torch)"
+    else:
+        try:
+            torch_id, outs = tp.load(source[0], source[1], input_paths, work)
+            for key, fmt in TORCH_FORMATS.items():
+                c = entry["configs"][key]
+                c["source"] = f"torchvision.models.{source[0]}(weights=None), seed {source[1]}"
+                c["version"] = tp.info
+                _check_outputs(c, outs[fmt], reference, "fp32")
+                if c["correct"]:
+                    timers[key] = tp.timer(torch_id, fmt, args.repeat, args.warmup)
+        except (RuntimeError, OSError, ValueError) as error:
+            for key in TORCH_FORMATS:
+                entry["configs"][key].setdefault("status", f"failed: {str(error)[:400]}")
+                entry["configs"][key]["correct"] = False
+    for key in TORCH_FORMATS:
+        _log(f"{name} b{batch} {key}: {entry['configs'][key]['status']}")
+
+    # IREE llvm-cpu, where its wheels import and it compiles the model.
+    c = entry["configs"]["iree"] = {"label": PEER_LABELS["iree"]}
+    versions = iree_versions() if not getattr(args, "no_iree", False) else None
+    if getattr(args, "no_iree", False):
+        c["status"] = "n/a (--no-iree)"
+    elif versions is None:
+        c["status"] = ("n/a (IREE not importable: pip install iree-base-compiler "
+                       "iree-base-runtime)")
+    else:
+        c["version"] = versions
+        try:
+            timer = iree_prepare(onnx_path, work, inputs, reference, args, c)
+            if timer is not None:
+                timers["iree"] = timer
+        except Exception as error:  # compiler/runtime raise their own types
+            c["status"] = f"n/a ({str(error)[:400]})"
+            c["correct"] = False
+    _log(f"{name} b{batch} iree: {c['status']}")
+
     # Interleaved rounds: every configuration once per round, rotating order.
     order = list(timers)
     samples = {k: [] for k in order}
     for r in range(args.rounds):
         rot = order[r % len(order):] + order[:r % len(order)]
         for key in rot:
-            samples[key].append(timers[key]())
+            if key not in timers:
+                continue
+            try:
+                samples[key].append(timers[key]())
+            except (RuntimeError, OSError, ValueError) as error:  # a peer died mid-run
+                entry["configs"][key]["status"] = f"failed while timed: {str(error)[:400]}"
+                del timers[key]
+    order = [k for k in order if k in timers and samples[k]]
     for key in order:
         c = entry["configs"][key]
         c["round_medians_ms"] = samples[key]
         c["median_ms"] = statistics.median(samples[key])
         c["min_ms"], c["max_ms"] = min(samples[key]), max(samples[key])
+    if torch_id is not None:
+        tp.drop(torch_id)
     none_ms = entry["configs"]["none"].get("median_ms")
     ort_ms = entry["configs"][PEER].get("median_ms")
+    timed_peers = [k for k in PEERS if entry["configs"][k].get("median_ms")]
+    best = min(timed_peers, key=lambda k: entry["configs"][k]["median_ms"], default=None)
+    best_ms = entry["configs"][best]["median_ms"] if best else None
+    entry["best_peer"] = best
+    entry["best_peer_ms"] = best_ms
+    ours = [k for k, _, _ in CONFIGS if entry["configs"][k].get("median_ms")]
+    entry["best_ours"] = min(ours, key=lambda k: entry["configs"][k]["median_ms"], default=None)
     for key in order:
         c = entry["configs"][key]
         c["ratio_to_none"] = c["median_ms"] / none_ms if none_ms else None
         c["ratio_to_onnxruntime"] = c["median_ms"] / ort_ms if ort_ms else None
+        c["ratio_to_best_peer"] = c["median_ms"] / best_ms if best_ms else None
     return entry
 
 
@@ -567,22 +879,45 @@ def scaling_series(stage, sizes, work, args):
 
 def format_table(run):
     rows = [f"{'model':16s} {'batch':>5s} {'config':12s} {'median ms':>10s} "
-            f"{'min..max ms':>17s} {'x none':>7s} {'x ort':>7s} {'rel L2':>9s}  status"]
+            f"{'min..max ms':>17s} {'x none':>7s} {'x ort':>7s} {'x best':>7s} "
+            f"{'rel L2':>9s}  status"]
     for e in run["models"]:
         if e.get("skipped"):
             rows.append(f"{e['model']:16s} {e['batch']:5d} {'-':12s} skipped: {e['skipped']}")
             continue
-        for key in [k for k, _, _ in CONFIGS] + [PEER]:
+        for key in [k for k, _, _ in CONFIGS] + list(PEERS):
             c = e["configs"].get(key, {})
+            if not c:
+                continue
             fmt = lambda v, f: (f % v) if isinstance(v, (int, float)) else "-"
             rng = (f"{c['min_ms']:.3f}..{c['max_ms']:.3f}" if "min_ms" in c else "-")
             status = c.get("status", "-")
+            if key == e.get("best_peer"):
+                status += " (best peer)"
             rows.append(f"{e['model']:16s} {e['batch']:5d} {key:12s} "
                         f"{fmt(c.get('median_ms'), '%.3f'):>10s} {rng:>17s} "
                         f"{fmt(c.get('ratio_to_none'), '%.2f'):>7s} "
                         f"{fmt(c.get('ratio_to_onnxruntime'), '%.2f'):>7s} "
+                        f"{fmt(c.get('ratio_to_best_peer'), '%.2f'):>7s} "
                         f"{fmt(c.get('rel_l2_vs_onnxruntime'), '%.1e'):>9s}  "
-                        f"{status if len(status) < 60 else status[:57] + '...'}")
+                        f"{status if len(status) < 70 else status[:67] + '...'}")
+    return "\n".join(rows)
+
+
+def format_summary(run):
+    """One line per model and batch: our best configuration against the best peer."""
+    rows = [f"{'model':16s} {'batch':>5s} {'best ours':>18s} {'best peer':>22s} "
+            f"{'ours / peer':>11s}"]
+    for e in run["models"]:
+        if e.get("skipped"):
+            continue
+        ours, peer = e.get("best_ours"), e.get("best_peer")
+        o = e["configs"][ours]["median_ms"] if ours else None
+        p = e.get("best_peer_ms")
+        rows.append(f"{e['model']:16s} {e['batch']:5d} "
+                    f"{(f'{ours} {o:.3f} ms' if ours else '-'):>18s} "
+                    f"{(f'{peer} {p:.3f} ms' if peer else '-'):>22s} "
+                    f"{(f'{o / p:.2f}' if o and p else '-'):>11s}")
     return "\n".join(rows)
 
 
@@ -625,7 +960,8 @@ def format_scaling(run):
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m opsnn.bench",
                                 description=__doc__.split("\n\n")[0])
-    p.add_argument("--quick", action="store_true", help="the *_tiny zoo variants only")
+    p.add_argument("--quick", action="store_true",
+                   help="the *_tiny zoo variants (and resnet18_tiny) only")
     p.add_argument("--json", help="write every figure to this file")
     p.add_argument("--models", help="comma-separated zoo models (default: all, or the tiny ones)")
     p.add_argument("--batches", default="1,8")
@@ -643,6 +979,8 @@ def main(argv=None) -> int:
                    help="op counts of the lowering series, MLIR (--opsnn-lower-to-cpu) and "
                         "full (LLVM, .so) (default 100,1000,3000; quick 50,100,200)")
     p.add_argument("--no-scaling", action="store_true")
+    p.add_argument("--no-torch", action="store_true", help="leave out the PyTorch eager peer")
+    p.add_argument("--no-iree", action="store_true", help="leave out the IREE peer")
     p.add_argument("--timeout", type=float, default=1800, help="seconds per tool call")
     p.add_argument("--work", help="keep the artifacts here (default: a temporary folder)")
     args = p.parse_args(argv)
@@ -652,7 +990,8 @@ def main(argv=None) -> int:
     scaling_lower = [int(x) for x in (args.scaling_lower or
                                       ("50,100,200" if args.quick else "100,1000,3000")).split(",")]
 
-    known = list(zoo.MODELS) + [n for n in full_models() if n not in zoo.MODELS]
+    known = (list(zoo.MODELS) + [n for n in full_models() if n not in zoo.MODELS]
+             + [n for n in TORCH_MODELS if n not in zoo.MODELS])
     names = (args.models.split(",") if args.models else
              [n for n in known if n.endswith("_tiny") or not args.quick])
     unknown = [n for n in names if n not in known]
@@ -678,7 +1017,11 @@ def main(argv=None) -> int:
            "timing": {"rounds": args.rounds, "repeat": args.repeat, "warmup": args.warmup},
            "configs": {k: {"label": label, "options": o} for k, label, o in CONFIGS},
            "models": []}
-    run["configs"][PEER] = {"label": "onnxruntime CPU (default session options)", "options": None}
+    for key in PEERS:
+        run["configs"][key] = {"label": PEER_LABELS[key], "options": None, "peer": True}
+    args.torch_peer = None if args.no_torch else TorchPeer(args.timeout)
+    run["peers"] = {"onnxruntime": _ort_version(), "iree": None if args.no_iree else
+                    iree_versions(), "torch": None}
     _log(f"machine: {run['machine_start']['cpus']} CPUs, load "
          f"{run['machine_start']['load_avg_1_5_15']}")
     try:
@@ -703,6 +1046,10 @@ def main(argv=None) -> int:
                               scaling_series("lower-mlir", scaling_lower, work / "scaling", args),
                               scaling_series("lower-full", scaling_lower, work / "scaling", args)]
     finally:
+        if args.torch_peer is not None:
+            run["peers"]["torch"] = (args.torch_peer.info or args.torch_peer.error or
+                                     "not started (no model with a PyTorch source)")
+            args.torch_peer.close()
         run["machine_end"] = machine_state()
         run["total_s"] = time.perf_counter() - t_start
         if args.json:
@@ -719,7 +1066,15 @@ def main(argv=None) -> int:
           f"{args.repeat} runs; {run['total_s']:.0f} s in all")
     print(format_table(run))
     print("x none: median / median of 'none' (below 1: faster than no optimization); "
-          "x ort: median / onnxruntime's; rel L2: against onnxruntime's FP32 output")
+          "x ort: median / onnxruntime's; x best: median / the fastest peer's "
+          "(onnxruntime, torch, torch_cl, iree); rel L2: against onnxruntime's FP32 output")
+    pe = run.get("peers", {})
+    print(f"peers: onnxruntime {pe.get('onnxruntime')}; PyTorch eager "
+          f"{pe.get('torch') if pe.get('torch') is not None else 'n/a (--no-torch)'}"
+          f"; IREE {pe.get('iree') or ('n/a (--no-iree)' if args.no_iree else 'n/a (wheels not importable)')}")
+    print()
+    print("# our best configuration against the best peer")
+    print(format_summary(run))
     print()
     print("# compile time and peak memory (per child process; optimize: ops-nn-opt "
           "--opsnn-optimize, lower: ops-nn-run --emit-artifact, linalg -> .so; wall and CPU s)")

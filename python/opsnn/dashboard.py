@@ -25,9 +25,12 @@ import json
 import sys
 from pathlib import Path
 
-ORDER = ("none", "alte", "precision", "both", "onnxruntime")
+OURS = ("none", "alte", "precision", "both")
+# the peers of opsnn.bench (a run without a peer shows it as "-")
+ORDER = OURS + ("onnxruntime", "torch", "torch_cl", "iree")
 COLORS = {"none": "#7f7f7f", "alte": "#1f77b4", "precision": "#ff7f0e", "both": "#2ca02c",
-          "onnxruntime": "#9467bd"}
+          "onnxruntime": "#9467bd", "torch": "#d62728", "torch_cl": "#e377c2",
+          "iree": "#8c564b"}
 DETAIL_CONFIGS = ("both", "alte", "precision", "none")
 
 
@@ -165,7 +168,7 @@ def times_svg(run):
     ax.set_yscale("log")
     ax.set_ylabel("median ms (log)")
     ax.set_title("measured CPU time per model and configuration (missing bar: not timed)")
-    ax.legend(fontsize=7, ncol=5)
+    ax.legend(fontsize=7, ncol=len(ORDER))
     ax.grid(True, axis="y", which="both", lw=0.3)
     return _svg(fig)
 
@@ -328,20 +331,22 @@ def render(run, models=None, batches=None) -> str:
              "not a per-op measurement.</p>"]
     parts.append("<h2>Measured time</h2>" + times_svg(view))
     summary = ["<tr><th class=l>model</th><th>batch</th>" + "".join(
-        f"<th>{k} ms</th>" for k in ORDER) + "<th>best ours x onnxruntime</th></tr>"]
+        f"<th>{k} ms</th>" for k in ORDER) + "<th>best ours x onnxruntime</th>"
+        "<th>best ours x best peer</th></tr>"]
     for e in entries:
         if e.get("skipped"):
             summary.append(f"<tr><td class=l>{_esc(e['model'])}</td><td>{e['batch']}</td>"
-                           f"<td class='l bad' colspan={len(ORDER) + 1}>skipped: "
+                           f"<td class='l bad' colspan={len(ORDER) + 2}>skipped: "
                            f"{_esc(e['skipped'])}</td></tr>")
             continue
-        ours = [(e["configs"].get(k) or {}).get("median_ms") for k in ORDER[:-1]]
+        ours = [(e["configs"].get(k) or {}).get("median_ms") for k in OURS]
         ours = [v for v in ours if v]
         ort = (e["configs"].get("onnxruntime") or {}).get("median_ms")
         summary.append(f"<tr><td class=l>{_esc(e['model'])}</td><td>{e['batch']}</td>" + "".join(
             f"<td>{_num((e['configs'].get(k) or {}).get('median_ms'), '%.3f')}</td>"
             for k in ORDER) + f"<td>{_num(min(ours) / ort if ours and ort else None, '%.2f')}"
-            "</td></tr>")
+            f"</td><td>{_num(min(ours) / e['best_peer_ms'] if ours and e.get('best_peer_ms') else None, '%.2f')}"
+            f" ({_esc(e.get('best_peer') or '-')})</td></tr>")
     parts.append("<table>" + "".join(summary) + "</table>")
     for e in entries:
         if e.get("skipped"):
