@@ -218,6 +218,35 @@ def layer_norm(b, x, shape):
                    [ident(2), proj(2, [0]), proj(2, [1]), proj(2, [1]), ident(2)])
 
 
+def attention_core(b, q, k, v, heads, tokens, hd, dim):
+    """softmax(q k^T * scale) v for [heads, tokens, hd] operands (the scale is
+    the builder's %c_scale), heads merged back: [tokens, dim]."""
+    ekt = b.empty([heads, hd, tokens])
+    kt = b.value("linalg.transpose ins(%s : %s) outs(%s : %s) permutation = [0, 2, 1]"
+                 % (k, ty([heads, tokens, hd]), ekt, ty([heads, hd, tokens])))
+    sacc = b.filled([heads, tokens, tokens], b.zero)
+    scores = b.value("linalg.batch_matmul ins(%s, %s : %s, %s) outs(%s : %s) -> %s" % (
+        q, kt, ty([heads, tokens, hd]), ty([heads, hd, tokens]), sacc,
+        ty([heads, tokens, tokens]), ty([heads, tokens, tokens])))
+    scaled = generic(b, [(scores, [heads, tokens, tokens])], [heads, tokens, tokens],
+                     ["%y = arith.mulf %i0, %c_scale : f32", "linalg.yield %y : f32"],
+                     [ident(3), ident(3)])
+    es = b.empty([heads, tokens, tokens])
+    probs = b.value("linalg.softmax dimension(2) ins(%s : %s) outs(%s : %s) -> %s" % (
+        scaled, ty([heads, tokens, tokens]), es, ty([heads, tokens, tokens]),
+        ty([heads, tokens, tokens])))
+    cacc = b.filled([heads, tokens, hd], b.zero)
+    ctx = b.value("linalg.batch_matmul ins(%s, %s : %s, %s) outs(%s : %s) -> %s" % (
+        probs, v, ty([heads, tokens, tokens]), ty([heads, tokens, hd]), cacc,
+        ty([heads, tokens, hd]), ty([heads, tokens, hd])))
+    ect = b.empty([tokens, heads, hd])
+    ctx = b.value("linalg.transpose ins(%s : %s) outs(%s : %s) permutation = [1, 0, 2]"
+                  % (ctx, ty([heads, tokens, hd]), ect, ty([tokens, heads, hd])))
+    ctx = b.value("tensor.collapse_shape %s [[0], [1, 2]] : %s into %s" % (
+        ctx, ty([tokens, heads, hd]), ty([tokens, dim])))
+    return ctx
+
+
 def vit_block():
     b = Builder()
     tokens, dim, heads, hidden = 196, 192, 3, 768
@@ -252,29 +281,7 @@ def vit_block():
         parts.append(b.value("linalg.transpose ins(%s : %s) outs(%s : %s) permutation = [1, 0, 2]"
                              % (sl, ty([tokens, heads, hd]), e, ty([heads, tokens, hd]))))
     q, k, v = parts
-    ekt = b.empty([heads, hd, tokens])
-    kt = b.value("linalg.transpose ins(%s : %s) outs(%s : %s) permutation = [0, 2, 1]"
-                 % (k, ty([heads, tokens, hd]), ekt, ty([heads, hd, tokens])))
-    sacc = b.filled([heads, tokens, tokens], b.zero)
-    scores = b.value("linalg.batch_matmul ins(%s, %s : %s, %s) outs(%s : %s) -> %s" % (
-        q, kt, ty([heads, tokens, hd]), ty([heads, hd, tokens]), sacc,
-        ty([heads, tokens, tokens]), ty([heads, tokens, tokens])))
-    scaled = generic(b, [(scores, [heads, tokens, tokens])], [heads, tokens, tokens],
-                     ["%y = arith.mulf %i0, %c_scale : f32", "linalg.yield %y : f32"],
-                     [ident(3), ident(3)])
-    es = b.empty([heads, tokens, tokens])
-    probs = b.value("linalg.softmax dimension(2) ins(%s : %s) outs(%s : %s) -> %s" % (
-        scaled, ty([heads, tokens, tokens]), es, ty([heads, tokens, tokens]),
-        ty([heads, tokens, tokens])))
-    cacc = b.filled([heads, tokens, hd], b.zero)
-    ctx = b.value("linalg.batch_matmul ins(%s, %s : %s, %s) outs(%s : %s) -> %s" % (
-        probs, v, ty([heads, tokens, tokens]), ty([heads, tokens, hd]), cacc,
-        ty([heads, tokens, hd]), ty([heads, tokens, hd])))
-    ect = b.empty([tokens, heads, hd])
-    ctx = b.value("linalg.transpose ins(%s : %s) outs(%s : %s) permutation = [1, 0, 2]"
-                  % (ctx, ty([heads, tokens, hd]), ect, ty([tokens, heads, hd])))
-    ctx = b.value("tensor.collapse_shape %s [[0], [1, 2]] : %s into %s" % (
-        ctx, ty([tokens, heads, hd]), ty([tokens, dim])))
+    ctx = attention_core(b, q, k, v, heads, tokens, hd, dim)
     attn = matmul(b, ctx, tokens, dim, dim)
     t = bias_add(b, attn, [tokens, dim], residual=t)
     # MLP.

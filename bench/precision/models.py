@@ -81,29 +81,7 @@ def bert_layer(tokens=128, dim=256, heads=4, hidden=1024, classes=32):
         parts.append(b.value("linalg.transpose ins(%s : %s) outs(%s : %s) permutation = [1, 0, 2]"
                              % (part, ty([tokens, heads, hd]), e, ty([heads, tokens, hd]))))
     q, k, v = parts
-    ekt = b.empty([heads, hd, tokens])
-    kt = b.value("linalg.transpose ins(%s : %s) outs(%s : %s) permutation = [0, 2, 1]"
-                 % (k, ty([heads, tokens, hd]), ekt, ty([heads, hd, tokens])))
-    sacc = b.filled([heads, tokens, tokens], b.zero)
-    scores = b.value("linalg.batch_matmul ins(%s, %s : %s, %s) outs(%s : %s) -> %s" % (
-        q, kt, ty([heads, tokens, hd]), ty([heads, hd, tokens]), sacc,
-        ty([heads, tokens, tokens]), ty([heads, tokens, tokens])))
-    scaled = alte.generic(b, [(scores, [heads, tokens, tokens])], [heads, tokens, tokens],
-                          ["%y = arith.mulf %i0, %c_scale : f32", "linalg.yield %y : f32"],
-                          [ident(3), ident(3)])
-    es = b.empty([heads, tokens, tokens])
-    probs = b.value("linalg.softmax dimension(2) ins(%s : %s) outs(%s : %s) -> %s" % (
-        scaled, ty([heads, tokens, tokens]), es, ty([heads, tokens, tokens]),
-        ty([heads, tokens, tokens])))
-    cacc = b.filled([heads, tokens, hd], b.zero)
-    ctx = b.value("linalg.batch_matmul ins(%s, %s : %s, %s) outs(%s : %s) -> %s" % (
-        probs, v, ty([heads, tokens, tokens]), ty([heads, tokens, hd]), cacc,
-        ty([heads, tokens, hd]), ty([heads, tokens, hd])))
-    ect = b.empty([tokens, heads, hd])
-    ctx = b.value("linalg.transpose ins(%s : %s) outs(%s : %s) permutation = [1, 0, 2]"
-                  % (ctx, ty([heads, tokens, hd]), ect, ty([tokens, heads, hd])))
-    ctx = b.value("tensor.collapse_shape %s [[0], [1, 2]] : %s into %s" % (
-        ctx, ty([tokens, heads, hd]), ty([tokens, dim])))
+    ctx = alte.attention_core(b, q, k, v, heads, tokens, hd, dim)
     attn = alte.matmul(b, ctx, tokens, dim, dim)
     t = alte.bias_add(b, attn, [tokens, dim], residual=x)
     t = alte.layer_norm(b, t, [tokens, dim])
