@@ -38,6 +38,20 @@ static DialectRegistry &getRegistry() {
   return *registry;
 }
 
+/// Known crashes in upstream MLIR 22's parsers, outside ops-nn's code, that
+/// would otherwise end every long run: `linalg.reduce ... dimensions =` not
+/// followed by `[` makes ReduceOp::parse store a null attribute (stock
+/// mlir-opt-22 segfaults on it too).
+static bool hitsKnownUpstreamParserCrash(llvm::StringRef text) {
+  for (size_t at = text.find("dimensions"); at != llvm::StringRef::npos;
+       at = text.find("dimensions", at + 1)) {
+    llvm::StringRef rest = text.drop_front(at + 10).ltrim();
+    if (rest.consume_front("=") && !rest.ltrim().starts_with("["))
+      return true;
+  }
+  return false;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // Threads off: one input, one thread, reproducible.
   MLIRContext context(getRegistry(), MLIRContext::Threading::DISABLED);
@@ -46,6 +60,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return success();
   });
   std::string text(reinterpret_cast<const char *>(data), size);
+  if (hitsKnownUpstreamParserCrash(text))
+    return -1; // not added to the corpus
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
   if (!module)
     return 0;
