@@ -65,40 +65,50 @@ mlir::opsnn::exposeIntermediateValues(ModuleOp module, StringRef entry) {
   return keys;
 }
 
-/// An element of `array` as a double, by its .npy descriptor.
-static std::optional<double> readElement(const runtime::NpyArray &array,
-                                         int64_t index) {
-  const char *data = array.data.data();
-  StringRef kind = StringRef(array.descr).drop_front(); // byte order
-  if (kind == "f8") {
-    double x;
-    std::memcpy(&x, data + index * 8, 8);
-    return x;
-  }
-  if (kind == "f4") {
-    float x;
-    std::memcpy(&x, data + index * 4, 4);
-    return x;
-  }
-  if (kind == "f2") {
-    uint16_t bits;
-    std::memcpy(&bits, data + index * 2, 2);
-    llvm::APFloat x(llvm::APFloat::IEEEhalf(), llvm::APInt(16, bits));
-    return x.convertToDouble();
-  }
-  return std::nullopt;
+/// Element `index` of raw .npy data as a double, one reader per float type.
+using ElementReader = double (*)(const char *data, int64_t index);
+
+static double readF64(const char *data, int64_t index) {
+  double x;
+  std::memcpy(&x, data + index * 8, 8);
+  return x;
+}
+
+static double readF32(const char *data, int64_t index) {
+  float x;
+  std::memcpy(&x, data + index * 4, 4);
+  return x;
+}
+
+static double readF16(const char *data, int64_t index) {
+  uint16_t bits;
+  std::memcpy(&bits, data + index * 2, 2);
+  return llvm::APFloat(llvm::APFloat::IEEEhalf(), llvm::APInt(16, bits))
+      .convertToDouble();
+}
+
+/// The reader for a .npy descriptor (byte order first), null for non-floats.
+static ElementReader getElementReader(StringRef descr) {
+  StringRef kind = descr.drop_front();
+  if (kind == "f8")
+    return readF64;
+  if (kind == "f4")
+    return readF32;
+  if (kind == "f2")
+    return readF16;
+  return nullptr;
 }
 
 std::optional<KnownRange>
 mlir::opsnn::measureRange(const runtime::NpyArray &array, int64_t *nonFinite) {
-  int64_t count = array.getNumElements();
   if (nonFinite)
     *nonFinite = 0;
-  if (count > 0 && !readElement(array, 0))
+  ElementReader read = getElementReader(array.descr);
+  if (!read)
     return std::nullopt;
   RangeBuilder range;
-  for (int64_t i = 0; i < count; ++i) {
-    double x = *readElement(array, i);
+  for (int64_t i = 0, count = array.getNumElements(); i < count; ++i) {
+    double x = read(array.data.data(), i);
     if (!std::isfinite(x)) {
       if (nonFinite)
         ++*nonFinite;

@@ -263,10 +263,8 @@ int main(int argc, char **argv) {
     }
 
     if (!collectRanges.empty() || !dumpValues.empty()) {
-      numResults = module->lookupSymbol<func::FuncOp>(entry)
-                       ? module->lookupSymbol<func::FuncOp>(entry)
-                             .getNumResults()
-                       : 0;
+      if (auto func = module->lookupSymbol<func::FuncOp>(entry))
+        numResults = func.getNumResults();
       llvm::Expected<std::vector<std::string>> keys =
           opsnn::exposeIntermediateValues(*module, entry);
       if (!keys)

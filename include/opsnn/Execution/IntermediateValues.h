@@ -29,8 +29,8 @@ namespace mlir::opsnn {
 llvm::Expected<std::vector<std::string>>
 exposeIntermediateValues(ModuleOp module, llvm::StringRef entry);
 
-/// min, max and smallest non-zero magnitude of a float .npy array (f64,
-/// f32, f16 or bf16 as `<V2` from our runtime are not expected: f16 is).
+/// min, max and smallest non-zero magnitude of a float .npy array (f64, f32
+/// or f16; bf16 travels as uint16 bits and is not read).
 /// nullopt for non-float arrays and for arrays without a finite value;
 /// non-finite elements are left out, and counted in `nonFinite`.
 std::optional<KnownRange> measureRange(const runtime::NpyArray &array,
