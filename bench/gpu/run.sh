@@ -8,15 +8,31 @@
 #     GPU/CPU ratios;
 #  3. runs the tensor-core GEMM (2048x2048x1024 f16 -> f32) with and
 #     without tensor-cores=true, checked against NumPy, with times;
-#  4. prints ptxas -v figures for the kernels (bench/gpu/ptx_report.sh).
+#  4. runs the benchmark cases (bench/gpu/cases.py: ResNet-50 stage convs,
+#     BERT-base GEMMs, fused cases; each checked against NumPy, then timed,
+#     against the h200 roofline floor and PyTorch's cuBLAS/cuDNN when a
+#     PyTorch with CUDA is installed), within a time budget (--case-budget
+#     seconds, default 150; the cases not reached are listed, not run);
+#     without a GPU it runs them with --dry-run (lowered, ptxas, checked on
+#     the CPU, not timed);
+#  5. prints ptxas -v figures for the kernels (bench/gpu/ptx_report.sh).
 # Without a GPU (here, CI) the executed tests are unsupported and the cuda
 # rows say "failed"; the rest still runs.
-# Output is plain text; with $OUT set, a copy goes to $OUT/gpu-run.txt.
+# Output is plain text; with $OUT set, a copy goes to $OUT/gpu-run.txt and
+# the cases' JSON to $OUT/gpu.json (else build/bench/gpu/gpu.json), the
+# input of `python -m opsnn.bench --gpu-json`.
 #
-# Usage: bench/gpu/run.sh [--repeat N]
+# Usage: bench/gpu/run.sh [--repeat N] [--case-budget S]
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/setup.sh"
 repeat=20
-[ "${1:-}" = "--repeat" ] && repeat="$2"
+case_budget=150
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --repeat) repeat="$2"; shift 2 ;;
+    --case-budget) case_budget="$2"; shift 2 ;;
+    *) echo "usage: $0 [--repeat N] [--case-budget S]" >&2; exit 2 ;;
+  esac
+done
 
 main() {
   opsnn_setup
@@ -63,6 +79,14 @@ except Exception as e: print("failed")') || true
 try: ms=json.load(open(d+".json"))["time_ms"]["median"]; o=np.load(d+"/out0.npy"); r=np.load(sys.argv[2]); print("tensor-cores=%-5s %9.3f ms %7.1f TFLOP/s  rel L2 vs NumPy %.2e" % (sys.argv[3], ms, 2*2048*2048*1024/ms/1e9, np.linalg.norm(o-r)/np.linalg.norm(r)))
 except Exception as e: print("tensor-cores=%s failed: %s" % (sys.argv[3], e))' "$gdir/tc-$tc" "$gdir/ref.npy" "$tc"
   done
+
+  local gpu_json="${OUT:+$OUT/gpu.json}"
+  gpu_json="${gpu_json:-$OPSNN_BUILD_DIR/bench/gpu/gpu.json}"
+  local mode=(--dry-run)
+  if nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then mode=(); fi
+  log "benchmark cases (bench/gpu/cases.py ${mode[*]:-on the GPU}; budget ${case_budget} s) -> $gpu_json"
+  python3 "$OPSNN_ROOT/bench/gpu/cases.py" "${mode[@]}" --json "$gpu_json" \
+    --repeat 10 --warmup 2 --time-budget "$case_budget" || true
 
   log "ptxas -v per kernel (PTX for sm_80, assembled for sm_80 and sm_90)"
   local report="$OPSNN_BUILD_DIR/bench/gpu/ptx_report.txt"

@@ -41,6 +41,14 @@ that grows faster than linear names the pass responsible (`--mlir-timing`
 of the two largest sizes, per-pass exponents; always in a full run, in
 `--quick` only for a superlinear series).
 
+GPU: `--gpu-json FILE` merges the JSON of bench/gpu/cases.py (what
+bench/gpu/run.sh writes to $OUT/gpu.json on a GPU machine, or a --dry-run
+of it) into the run's `gpu` section; `--gpu` runs bench/gpu/cases.py here
+when nvidia-smi sees a CUDA device (else says "no CUDA device: GPU part
+skipped" and goes on). Its table (per case: our time, PyTorch's
+cuBLAS/cuDNN time, the roofline floor on its target, the achieved
+fraction of the floor, rel. L2) is printed after the CPU table.
+
 Prints tables; `--json FILE` writes everything (per model and
 configuration: times, ratios, errors, compile figures, conversions and the
 `--opsnn-report` JSON of the optimized module, plus the target's ceilings
@@ -875,6 +883,82 @@ def scaling_series(stage, sizes, work, args):
     return series
 
 
+# --- GPU cases (bench/gpu/cases.py) ---------------------------------------------------
+
+GPU_CASES = Path(__file__).resolve().parents[2] / "bench" / "gpu" / "cases.py"
+NO_CUDA = "no CUDA device: GPU part skipped"
+
+
+def load_gpu_json(path):
+    """The JSON of bench/gpu/cases.py --json, checked for its schema."""
+    try:
+        gpu = json.loads(Path(path).read_text())
+    except (OSError, json.JSONDecodeError) as error:
+        raise ValueError(f"cannot read GPU results {path}: {error}") from error
+    if not isinstance(gpu, dict) or gpu.get("schema") != "opsnn-gpu-bench":
+        raise ValueError(f"{path} is not the JSON of bench/gpu/cases.py (schema "
+                         f"{gpu.get('schema') if isinstance(gpu, dict) else None!r})")
+    gpu["source"] = str(path)
+    return gpu
+
+
+def merge_gpu(run, gpu):
+    """Puts the GPU results into the bench run (its `gpu` section)."""
+    run["gpu"] = gpu
+    run.pop("gpu_skipped", None)
+    return run
+
+
+def cuda_device_present():
+    import shutil
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        proc = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return proc.returncode == 0 and any(l.startswith("GPU") for l in proc.stdout.splitlines())
+
+
+def run_gpu_cases(work, timeout, extra=()):
+    """Runs bench/gpu/cases.py on the CUDA device; its JSON, or None when
+    there is no device (or no script in this checkout), with the reason."""
+    if not cuda_device_present():
+        return None, NO_CUDA
+    if not GPU_CASES.is_file():
+        return None, f"{GPU_CASES} not found: GPU part skipped"
+    out = Path(work) / "gpu.json"
+    m = run_measured([sys.executable, GPU_CASES, "--json", out, *extra], timeout=timeout)
+    if not out.is_file():
+        return None, "bench/gpu/cases.py failed: " + _last_line(m)
+    gpu = load_gpu_json(out)
+    gpu["source"] = "bench/gpu/cases.py, run by python -m opsnn.bench --gpu"
+    return gpu, None
+
+
+def format_gpu_table(gpu):
+    fmt = lambda v, f: (f % v) if isinstance(v, (int, float)) and not isinstance(v, bool) else "-"
+    rows = [f"{'case':22s} {'shape':56s} {'our ms':>9s} {'cuBLAS/cuDNN ms':>16s} "
+            f"{'floor ms':>9s} {'achieved':>9s} {'rel L2':>9s}  status"]
+    for r in gpu.get("cases", []):
+        vendor = (fmt(r["vendor_ms"], "%.3f") if r.get("vendor_ms") is not None
+                  else r.get("vendor_status") or "-")
+        rows.append(f"{r.get('name', '?'):22s} {str(r.get('shape', ''))[:56]:56s} "
+                    f"{fmt(r.get('ours_ms'), '%.3f'):>9s} {vendor[:16]:>16s} "
+                    f"{fmt(r.get('floor_ms'), '%.4g'):>9s} "
+                    f"{fmt(r.get('achieved_fraction'), '%.3g'):>9s} "
+                    f"{fmt(r.get('rel_l2'), '%.1e'):>9s}  {r.get('status', '-')}")
+    ceil = gpu.get("ceilings") or {}
+    rows.append(f"device {gpu.get('device')}; mode {gpu.get('mode')}; target {gpu.get('target')} "
+                f"({ceil.get('dram_bandwidth_gbps')} GB/s); cuBLAS/cuDNN: {gpu.get('torch')}; "
+                "floor: max(FLOPs / peak, bytes / bandwidth); achieved: floor / our ms")
+    for c in gpu.get("comparisons", []):
+        rows.append(f"{c['what']}: " + (f"{c['ratio']:.2f}x (goal >= {c['goal']:g}x)"
+                                        if c.get("ratio") else "n/a (not timed)"))
+    return "\n".join(rows)
+
+
 # --- driver ---------------------------------------------------------------------
 
 def format_table(run):
@@ -983,7 +1067,20 @@ def main(argv=None) -> int:
     p.add_argument("--no-iree", action="store_true", help="leave out the IREE peer")
     p.add_argument("--timeout", type=float, default=1800, help="seconds per tool call")
     p.add_argument("--work", help="keep the artifacts here (default: a temporary folder)")
+    gpu_opts = p.add_mutually_exclusive_group()
+    gpu_opts.add_argument("--gpu-json", metavar="FILE",
+                          help="merge the JSON of bench/gpu/cases.py (bench/gpu/run.sh: "
+                               "$OUT/gpu.json) into the run's gpu section")
+    gpu_opts.add_argument("--gpu", action="store_true",
+                          help="also run bench/gpu/cases.py when a CUDA device is present")
     args = p.parse_args(argv)
+    gpu = None
+    if args.gpu_json:   # read it now: a bad file fails before the CPU part
+        try:
+            gpu = load_gpu_json(args.gpu_json)
+        except ValueError as error:
+            print(f"opsnn.bench: {error}", file=sys.stderr)
+            return 1
     args.rounds = args.rounds or (3 if args.quick else 5)
     args.repeat = args.repeat or (10 if args.quick else 20)
     scaling = [int(x) for x in (args.scaling or "100,1000,10000").split(",")]
@@ -1041,6 +1138,13 @@ def main(argv=None) -> int:
                 entry["bench_s"] = time.perf_counter() - t0
                 run["models"].append(entry)
                 _log(f"{name} b{batch}: done in {entry['bench_s']:.0f} s")
+        if args.gpu:
+            gpu, why = run_gpu_cases(work, args.timeout)
+            if gpu is None:
+                run["gpu_skipped"] = why
+                _log(why)
+        if gpu is not None:
+            merge_gpu(run, gpu)
         if not args.no_scaling:
             run["scaling"] = [scaling_series("optimize", scaling, work / "scaling", args),
                               scaling_series("lower-mlir", scaling_lower, work / "scaling", args),
@@ -1072,6 +1176,13 @@ def main(argv=None) -> int:
     print(f"peers: onnxruntime {pe.get('onnxruntime')}; PyTorch eager "
           f"{pe.get('torch') if pe.get('torch') is not None else 'n/a (--no-torch)'}"
           f"; IREE {pe.get('iree') or ('n/a (--no-iree)' if args.no_iree else 'n/a (wheels not importable)')}")
+    if run.get("gpu"):
+        print()
+        print(f"# GPU cases ({run['gpu'].get('source', 'bench/gpu/cases.py')})")
+        print(format_gpu_table(run["gpu"]))
+    elif run.get("gpu_skipped"):
+        print()
+        print(f"# GPU: {run['gpu_skipped']}")
     print()
     print("# our best configuration against the best peer")
     print(format_summary(run))

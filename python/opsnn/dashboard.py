@@ -12,7 +12,12 @@ intensity), chosen layout and precision with their reasons, estimated time
 and the measured time attributed to it, and its position on the target's
 roofline (arithmetic intensity vs achieved FLOP/s under the bandwidth and
 peak ceilings). Measured time exists per model only: an op's share of it is
-its share of the model's estimated time (stated on the page). Plots are
+its share of the model's estimated time (stated on the page). GPU cases
+(the `gpu` section `python -m opsnn.bench --gpu/--gpu-json` merges from
+bench/gpu/cases.py): per case our time against the roofline floor on the
+GPU target (achieved fraction of the floor, of peak compute and of DRAM
+bandwidth), PyTorch's cuBLAS/cuDNN time and our ratio to it, and the
+cases on the GPU's roofline; a run without them says so. Plots are
 matplotlib SVG embedded inline; nothing is fetched from elsewhere.
 """
 
@@ -198,6 +203,118 @@ def scaling_svg(run):
     return _svg(fig)
 
 
+def gpu_roofline_svg(gpu):
+    """The timed GPU cases (ours and, hollow, PyTorch's) on the GPU
+    target's roofline; "" when nothing was timed."""
+    rows = [r for r in gpu.get("cases", []) if _static(r.get("ours_ms")) and r["ours_ms"] > 0]
+    if not rows:
+        return ""
+    plt = _plt()
+    import numpy as np
+    ceil = gpu.get("ceilings") or {}
+    bw = (ceil.get("dram_bandwidth_gbps") or 0) * 1e9
+    peaks = {k: v * 1e12 for k, v in (ceil.get("peak_tflops") or {}).items()
+             if v and k in ("fp16", "fp32")}
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    xs = [r["intensity"] for r in rows]
+    grid = np.logspace(np.log10(min(xs + [0.1]) / 2), np.log10(max(xs + [1000]) * 2), 200)
+    for name, peak in sorted(peaks.items(), key=lambda kv: -kv[1]):
+        ax.plot(grid, np.minimum(grid * bw, peak) if bw else np.full_like(grid, peak), lw=1.2,
+                label=f"ceiling {name} ({peak / 1e12:g} TFLOP/s, {bw / 1e9:g} GB/s)")
+    cmap = plt.get_cmap("tab10")
+    groups = sorted({r.get("group", "?") for r in rows})
+    for i, g in enumerate(groups):
+        sel = [r for r in rows if r.get("group") == g]
+        ax.scatter([r["intensity"] for r in sel],
+                   [r["flops"] / (r["ours_ms"] * 1e-3) for r in sel], s=18,
+                   color=cmap(i % 10), label=f"{g}: ops-nn")
+        vend = [r for r in sel if _static(r.get("vendor_ms")) and r["vendor_ms"] > 0]
+        if vend:
+            ax.scatter([r["intensity"] for r in vend],
+                       [r["flops"] / (r["vendor_ms"] * 1e-3) for r in vend], s=18,
+                       facecolors="none", edgecolors=cmap(i % 10),
+                       label=f"{g}: cuBLAS/cuDNN (PyTorch)")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("arithmetic intensity (FLOP/byte, minimum traffic)")
+    ax.set_ylabel("achieved FLOP/s")
+    ax.set_title(f"GPU cases on {gpu.get('device')}: roofline of target {gpu.get('target')}")
+    ax.grid(True, which="both", lw=0.3)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    return _svg(fig)
+
+
+def _gpu_section(run):
+    gpu = run.get("gpu")
+    if not gpu:
+        why = run.get("gpu_skipped")
+        return ("<h2>GPU cases</h2><p class=note>No GPU results are in this run"
+                + (f" ({_esc(why)})" if why else "") + ": <code>python -m opsnn.bench --gpu"
+                "</code> on a machine with a CUDA device, or <code>--gpu-json FILE</code> with "
+                "the JSON of <code>bench/gpu/cases.py</code> (bench/gpu/run.sh writes "
+                "<code>$OUT/gpu.json</code>).</p>")
+    ceil = gpu.get("ceilings") or {}
+    peaks = ceil.get("peak_tflops") or {}
+    mode = gpu.get("mode")
+    out = ["<h2>GPU cases</h2>",
+           f"<p class=note>device <b>{_esc(gpu.get('device'))}</b>; mode <b>{_esc(mode)}</b>; "
+           f"target <b>{_esc(gpu.get('target'))}</b> ({_esc(ceil.get('dram_bandwidth_gbps'))} "
+           f"GB/s, FP16 tensor {_esc(peaks.get('fp16'))} / FP32 {_esc(peaks.get('fp32'))} "
+           f"TFLOP/s), chip {_esc(gpu.get('chip'))}, pipeline <code>{_esc(gpu.get('pipeline'))}"
+           f"</code>; cuBLAS/cuDNN: {_esc(gpu.get('torch'))}; from "
+           f"<code>{_esc(gpu.get('source', 'bench/gpu/cases.py'))}</code>. Floor: max(FLOPs / "
+           "peak of the operand type, minimum bytes / DRAM bandwidth); achieved: floor / our "
+           "time (1 = on the roofline); compute and bandwidth: the fractions of peak FLOP/s "
+           "and of DRAM bandwidth our time reaches. Our time is ops-nn-run's whole call "
+           f"({_esc((gpu.get('timing') or {}).get('what', 'median'))}); PyTorch's is CUDA-event "
+           "time of device-resident tensors, best of default and channels_last. Every "
+           "answer is checked against NumPy before it is timed.</p>"]
+    if mode == "dry-run":
+        out.append("<p class='note bad'>Dry run: every case lowered and assembled with "
+                   "ptxas, the small ones checked on the CPU; nothing was timed on a GPU.</p>")
+    elif mode != "gpu":
+        out.append(f"<p class='note bad'>Mode {_esc(mode)}: the times are not GPU times.</p>")
+    head = ("<tr><th class=l>case</th><th class=l>group</th><th class=l>shape</th>"
+            "<th>GFLOP</th><th>MiB moved</th><th>our ms</th><th>floor ms (bound)</th>"
+            "<th>achieved (floor / ours)</th><th>compute fraction</th>"
+            "<th>bandwidth fraction</th><th>cuBLAS/cuDNN ms</th><th>ours / vendor</th>"
+            "<th>rel. L2 (tol.)</th><th class=l>tensor cores</th><th>ptxas regs / spill B</th>"
+            "<th class=l>status</th></tr>")
+    rows = [head]
+    for r in gpu.get("cases", []):
+        ptx = r.get("ptxas") or {}
+        vendor = (f"{_num(r.get('vendor_ms'), '%.3f')} ({_esc(r.get('vendor_format'))})"
+                  if _static(r.get("vendor_ms")) else _esc(r.get("vendor_status") or "-"))
+        status = r.get("status", "-")
+        cls = "bad" if r.get("failed") else "ok"
+        frac = lambda k: _num(100 * r[k] if _static(r.get(k)) else None, "%.3g") + (
+            "%" if _static(r.get(k)) else "")
+        rows.append(
+            f"<tr><td class=l>{_esc(r.get('name'))}</td><td class=l>{_esc(r.get('group'))}</td>"
+            f"<td class=l>{_esc(r.get('shape'))}</td>"
+            f"<td>{_num(r['flops'] / 1e9 if _static(r.get('flops')) else None, '%.2f')}</td>"
+            f"<td>{_num(r['bytes'] / 2**20 if _static(r.get('bytes')) else None, '%.1f')}</td>"
+            f"<td>{_num(r.get('ours_ms'), '%.3f')}</td>"
+            f"<td>{_num(r.get('floor_ms'), '%.4g')} ({_esc(r.get('bound', '-'))})</td>"
+            f"<td>{frac('achieved_fraction')}</td><td>{frac('compute_fraction')}</td>"
+            f"<td>{frac('bandwidth_fraction')}</td><td>{vendor}</td>"
+            f"<td>{_num(r.get('ratio_to_vendor'), '%.2f')}</td>"
+            f"<td>{_num(r.get('rel_l2'), '%.1e')} ({_num(r.get('tolerance'), '%g')})</td>"
+            f"<td class=l>{'mma.sync' if ptx.get('tensor_cores') else 'no'}</td>"
+            f"<td>{_num(ptx.get('max_registers'), '%d')} / "
+            f"{_num(ptx.get('spill_bytes'), '%d')}</td>"
+            f"<td class='l {cls}'>{_esc(status)}</td></tr>")
+    out.append("<table>" + "".join(rows) + "</table>")
+    for c in gpu.get("comparisons", []):
+        ratio = c.get("ratio")
+        out.append(f"<p class=note>{_esc(c.get('what'))}: " +
+                   (f"<b class={'ok' if c.get('met') else 'bad'}>{ratio:.2f}x</b> (goal &ge; "
+                    f"{_num(c.get('goal'), '%g')}x)" if _static(ratio) else "n/a (not timed)")
+                   + "</p>")
+    out.append(gpu_roofline_svg(gpu))
+    return "".join(out)
+
+
 CSS = """
 body{font-family:sans-serif;margin:16px;color:#222;max-width:1400px}
 h1{font-size:20px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #ccc}
@@ -364,6 +481,7 @@ def render(run, models=None, batches=None) -> str:
         parts.append(roofline_svg(run, e, key, rows))
         parts.append(f"<details><summary>per-op table of configuration '{_esc(key)}' "
                      f"({len(rows)} ops)</summary>{_op_table(rows)}</details>")
+    parts.append(_gpu_section(run))
     parts.append(_compile_and_scaling(view))
     parts.append("</body></html>\n")
     return "\n".join(parts)

@@ -1,0 +1,849 @@
+#!/usr/bin/env python3
+"""The GPU benchmark cases: ResNet-50 stage convolutions, the BERT-base
+layer GEMMs and fused cases, each checked against NumPy before it is timed.
+
+    bench/gpu/cases.py [--dry-run] [--cases a,b] [--json FILE] [--target h200]
+                       [--repeat N] [--warmup M] [--time-budget S] [--list]
+
+Cases (batch 8; f16 operands accumulate in f32 and give f32 results):
+  ResNet-50 stage convolutions, NHWC f16 (input given padded, HWCF filter):
+  3x3 at 56x56x64, 28x28x128, 14x14x256, 7x7x512, the stage-2 1x1
+  expansion 64->256 and the stage-3 strided 1x1 downsample 256->512; the
+  56x56x64 3x3 also NCHW f32 (the "NHWC FP16 >= 2x NCHW FP32" comparison).
+  BERT-base layer GEMMs at sequence 128 x batch 8 (M = 1024): QKV
+  768->2304, attention output 768->768, FFN 768->3072 and 3072->768.
+  Fused: FFN-1 GEMM + bias + GELU (tanh form), the 28x28x128 conv + bias
+  + ReLU, and a memory-bound elementwise chain (three linalg.generic ops)
+  for the bandwidth fraction.
+
+For each case: FLOPs, the minimum traffic (every input read once, the
+output written once) and the roofline floor on the target,
+max(FLOPs / peak(dtype), bytes / DRAM bandwidth), with the peaks of
+`ops-nn-opt --test-opsnn-target-info` (lib/Target/TargetDescription.cpp;
+f16 operands: the FP16 tensor-core peak, f32: the FP32 peak). Each module
+is lowered with --opsnn-lower-to-nvvm="chip=C format=ptx tensor-cores=true"
+and assembled with ptxas for the chip (scripts/ptxas_check.py: registers,
+spills, whether mma.sync is used).
+
+GPU mode (default): ops-nn-run --device=cuda compiles the module into an
+artifact and runs it once; the output is compared with the NumPy reference
+(relative L2, tolerance per precision) and only a correct answer is timed
+(the artifact, --repeat runs after --warmup). ops-nn-run times whole calls
+of the compiled function: kernels on host-registered/managed buffers plus
+the launches, not kernels alone. When a Python with PyTorch and CUDA is
+found (this one, else /usr/bin/python3; nothing is installed) the same
+inputs go through PyTorch (cuBLAS/cuDNN; default and channels_last memory
+format, CUDA-event timing of device-resident tensors; checked the same
+way); otherwise the column says why not.
+
+--dry-run (no GPU): lowers and assembles every case, runs the same module
+on --device=cpu against the reference for the cases up to
+--cpu-check-gflop, and times nothing.
+
+Output: a table (case | shape | our ms | cuBLAS/cuDNN ms | floor ms |
+achieved fraction of the floor | rel. L2 | status) and with --json FILE the
+same rows with every figure, the device name and the target's ceilings
+(schema "opsnn-gpu-bench"; python -m opsnn.bench --gpu-json merges it).
+Needs NumPy only.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+# Relative L2 against the float64 NumPy reference above which an answer is
+# wrong. f16 operands are exact in f32, so only the f32 accumulation order
+# differs from the reference (~1e-6); 1e-3 still catches any real error.
+# PyTorch returns f16 (rounding: ~3e-4 relative).
+TOLERANCE = {"f16": 1e-3, "f32": 1e-4, "torch-f16": 5e-3, "torch-f32": 1e-2}
+# torch-f32: cuDNN may use TF32 for f32 convolutions (PyTorch's default).
+
+
+def log(message):
+    print(f"cases: {message}", file=sys.stderr, flush=True)
+
+
+# --- the cases --------------------------------------------------------------------
+
+class Case:
+    """One benchmark case: its MLIR module, NumPy inputs and reference,
+    FLOPs and minimum traffic."""
+
+    def __init__(self, name, group, kind, shape, dtype, params, flops, inputs, output):
+        self.name, self.group, self.kind, self.shape = name, group, kind, shape
+        self.dtype, self.params, self.flops = dtype, params, flops
+        self.input_specs, self.output_spec = inputs, output   # [(shape, np dtype)]
+
+    @property
+    def bytes(self):
+        nb = lambda s, d: int(np.prod(s)) * np.dtype(d).itemsize
+        return sum(nb(s, d) for s, d in self.input_specs) + nb(*self.output_spec)
+
+    def inputs(self):
+        rng = np.random.default_rng(_seed(self.name))
+        return [rng.uniform(-1, 1, s).astype(d) for s, d in self.input_specs]
+
+
+def _seed(name):
+    # Stable across processes (hash() is salted).
+    return sum((i + 1) * ord(c) for i, c in enumerate(name)) % 2**31
+
+
+def _t(shape, elem):
+    return "tensor<" + "x".join(map(str, shape)) + "x" + elem + ">"
+
+
+def conv_case(name, group, n, h, w, c, f, k, stride, layout="nhwc", elem="f16",
+              epilogue=None):
+    """A k x k convolution, same padding for k > 1 (the input is given
+    padded: the importer's pad is a separate op), NHWC/HWCF or NCHW/FCHW."""
+    pad = (k - 1) // 2
+    hp, wp = h + 2 * pad, w + 2 * pad
+    ho, wo = (hp - k) // stride + 1, (wp - k) // stride + 1
+    dt = np.float16 if elem == "f16" else np.float32
+    if layout == "nhwc":
+        xs, ws, ys = (n, hp, wp, c), (k, k, c, f), (n, ho, wo, f)
+    else:
+        xs, ws, ys = (n, c, hp, wp), (f, c, k, k), (n, f, ho, wo)
+    inputs = [(xs, dt), (ws, dt)]
+    flops = 2 * n * ho * wo * f * c * k * k
+    if epilogue == "bias_relu":
+        inputs.append(((f,), np.float32))
+        flops += 2 * n * ho * wo * f
+    shape = (f"N{n} {h}x{w}x{c}->{ho}x{wo}x{f} k{k} s{stride} "
+             f"{layout.upper()} {elem}->f32" + (" +bias+ReLU" if epilogue else ""))
+    return Case(name, group, "conv", shape, elem,
+                {"layout": layout, "stride": stride, "k": k, "epilogue": epilogue},
+                flops, inputs, (ys, np.float32))
+
+
+def gemm_case(name, group, m, k, n, epilogue=None):
+    inputs = [((m, k), np.float16), ((k, n), np.float16)]
+    flops = 2 * m * n * k
+    if epilogue == "bias_gelu":
+        inputs.append(((n,), np.float32))
+        flops += 9 * m * n   # bias add, x^3 (2), fma (2), tanh (1), add, 2 mul
+    shape = f"{m}x{k} @ {k}x{n} f16->f32" + (" +bias+GELU" if epilogue else "")
+    return Case(name, group, "gemm", shape, "f16", {"epilogue": epilogue}, flops,
+                inputs, ((m, n), np.float32))
+
+
+def eltwise_case(name, group, shape):
+    # y = (max(x * 1.5 + 0.25, 0) + r) * 0.5: 5 FLOPs per element.
+    return Case(name, group, "eltwise", "x".join(map(str, shape)) + " f32, 3 generics",
+                "f32", {}, 5 * int(np.prod(shape)),
+                [(shape, np.float32), (shape, np.float32)], (shape, np.float32))
+
+
+def all_cases():
+    N = 8
+    M = 128 * N  # BERT-base: sequence 128 x batch 8
+    return [
+        conv_case("r50_s2_3x3", "resnet50", N, 56, 56, 64, 64, 3, 1),
+        conv_case("r50_s3_3x3", "resnet50", N, 28, 28, 128, 128, 3, 1),
+        conv_case("r50_s4_3x3", "resnet50", N, 14, 14, 256, 256, 3, 1),
+        conv_case("r50_s5_3x3", "resnet50", N, 7, 7, 512, 512, 3, 1),
+        conv_case("r50_s2_1x1_expand", "resnet50", N, 56, 56, 64, 256, 1, 1),
+        conv_case("r50_s3_1x1_down_s2", "resnet50", N, 56, 56, 256, 512, 1, 2),
+        conv_case("r50_s2_3x3_nchw_f32", "resnet50", N, 56, 56, 64, 64, 3, 1,
+                  layout="nchw", elem="f32"),
+        gemm_case("bert_qkv", "bert", M, 768, 2304),
+        gemm_case("bert_attn_out", "bert", M, 768, 768),
+        gemm_case("bert_ffn1", "bert", M, 768, 3072),
+        gemm_case("bert_ffn2", "bert", M, 3072, 768),
+        gemm_case("bert_ffn1_bias_gelu", "fused", M, 768, 3072, epilogue="bias_gelu"),
+        conv_case("r50_s3_3x3_bias_relu", "fused", N, 28, 28, 128, 128, 3, 1,
+                  epilogue="bias_relu"),
+        eltwise_case("eltwise_chain", "fused", (N, 112, 112, 128)),
+    ]
+
+
+# "NHWC FP16 >= 2x NCHW FP32": (fast case, slow case, goal ratio)
+COMPARISONS = [("r50_s2_3x3", "r50_s2_3x3_nchw_f32", 2.0)]
+
+
+# --- MLIR ---------------------------------------------------------------------------
+
+def _generic(res, operands, types, maps, rank, body, out_ty):
+    """`%res = linalg.generic` over `operands`, all-parallel, into a fresh
+    tensor; `body` (block arguments %a0, %a1, ...) yields the element."""
+    iters = ", ".join(['"parallel"'] * rank)
+    bargs = ", ".join(f"%a{i}: f32" for i in range(len(operands)))
+    return (f"  %{res}_init = tensor.empty() : {out_ty}\n"
+            f"  %{res} = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
+            f"iterator_types = [{iters}]}}\n"
+            f"      ins({', '.join(operands)} : {', '.join(types)}) "
+            f"outs(%{res}_init : {out_ty}) {{\n"
+            f"  ^bb0({bargs}, %out: f32):\n{body}  }} -> {out_ty}\n")
+
+
+# GELU, tanh form (BERT's "gelu_new"; NumPy has no erf):
+# 0.5 s (1 + tanh(sqrt(2/pi) (s + 0.044715 s^3))).
+GELU = ("    %k0 = arith.constant 0.044715 : f32\n"
+        "    %k1 = arith.constant 0.7978845608028654 : f32\n"
+        "    %half = arith.constant 0.5 : f32\n"
+        "    %one = arith.constant 1.0 : f32\n"
+        "    %s2 = arith.mulf %s, %s : f32\n"
+        "    %s3 = arith.mulf %s2, %s : f32\n"
+        "    %s3k = arith.mulf %s3, %k0 : f32\n"
+        "    %in = arith.addf %s, %s3k : f32\n"
+        "    %u = arith.mulf %in, %k1 : f32\n"
+        "    %th = math.tanh %u : f32\n"
+        "    %p = arith.addf %th, %one : f32\n"
+        "    %hs = arith.mulf %s, %half : f32\n"
+        "    %o = arith.mulf %hs, %p : f32\n")
+RELU = ("    %z = arith.constant 0.0 : f32\n"
+        "    %o = arith.maximumf %s, %z : f32\n")
+
+
+def mlir_of(case):
+    """The case as one function @main in linalg on tensors, as the ONNX
+    importer would give it: the named conv/matmul op (f16 operands, f32
+    accumulator filled with zeros), then any epilogue as its own
+    linalg.generic, for the compiler to fuse."""
+    elem = lambda d: "f16" if np.dtype(d) == np.float16 else "f32"
+    tys = [_t(s, elem(d)) for s, d in case.input_specs]
+    out_ty = _t(case.output_spec[0], "f32")
+    names = {"conv": ["%x", "%w", "%bias"], "gemm": ["%a", "%b", "%bias"],
+             "eltwise": ["%x", "%r"]}[case.kind]
+    rank = len(case.output_spec[0])
+    dims = ", ".join(f"d{i}" for i in range(rank))
+    ident = f"affine_map<({dims}) -> ({dims})>"
+    channel = f"affine_map<({dims}) -> (d{rank - 1})>"
+    text = ("func.func @main(" + ", ".join(f"{n}: {t}" for n, t in zip(names, tys))
+            + f") -> {out_ty} {{\n")
+    if case.kind == "eltwise":
+        # Three generics (scale-shift, ReLU + residual, scale): one pass over
+        # memory once fused.
+        f32 = lambda n: [out_ty] * n
+        text += _generic("t0", ["%x"], f32(1), [ident] * 2, rank,
+                         "    %c0 = arith.constant 1.5 : f32\n"
+                         "    %c1 = arith.constant 0.25 : f32\n"
+                         "    %m = arith.mulf %a0, %c0 : f32\n"
+                         "    %s = arith.addf %m, %c1 : f32\n    linalg.yield %s : f32\n",
+                         out_ty)
+        text += _generic("t1", ["%t0", "%r"], f32(2), [ident] * 3, rank,
+                         "    %z = arith.constant 0.0 : f32\n"
+                         "    %m = arith.maximumf %a0, %z : f32\n"
+                         "    %s = arith.addf %m, %a1 : f32\n    linalg.yield %s : f32\n",
+                         out_ty)
+        text += _generic("y", ["%t1"], f32(1), [ident] * 2, rank,
+                         "    %c = arith.constant 0.5 : f32\n"
+                         "    %m = arith.mulf %a0, %c : f32\n    linalg.yield %m : f32\n",
+                         out_ty)
+        return text + f"  return %y : {out_ty}\n}}\n"
+    text += (f"  %zero = arith.constant 0.0 : f32\n"
+             f"  %empty = tensor.empty() : {out_ty}\n"
+             f"  %acc = linalg.fill ins(%zero : f32) outs(%empty : {out_ty}) -> {out_ty}\n")
+    if case.kind == "conv":
+        op = ("conv_2d_nhwc_hwcf" if case.params["layout"] == "nhwc" else "conv_2d_nchw_fchw")
+        s = case.params["stride"]
+        text += (f"  %y = linalg.{op} {{strides = dense<{s}> : tensor<2xi64>, "
+                 f"dilations = dense<1> : tensor<2xi64>}}\n"
+                 f"      ins(%x, %w : {tys[0]}, {tys[1]}) outs(%acc : {out_ty}) -> {out_ty}\n")
+    else:
+        text += (f"  %y = linalg.matmul ins(%a, %b : {tys[0]}, {tys[1]}) "
+                 f"outs(%acc : {out_ty}) -> {out_ty}\n")
+    epilogue = case.params.get("epilogue")
+    if not epilogue:
+        return text + f"  return %y : {out_ty}\n}}\n"
+    body = ("    %s = arith.addf %a0, %a1 : f32\n"
+            + (RELU if epilogue == "bias_relu" else GELU) + "    linalg.yield %o : f32\n")
+    text += _generic("r", ["%y", "%bias"], [out_ty, tys[2]], [ident, channel, ident], rank,
+                     body, out_ty)
+    return text + f"  return %r : {out_ty}\n}}\n"
+
+
+# --- NumPy references (float64 from the same f16/f32 values) -------------------------
+
+def _conv_nhwc(x, w, stride):
+    k = w.shape[0]
+    n, hp, wp, c = x.shape
+    ho, wo = (hp - k) // stride + 1, (wp - k) // stride + 1
+    y = np.zeros((n, ho, wo, w.shape[3]))
+    for i in range(k):
+        for j in range(k):
+            patch = x[:, i:i + stride * (ho - 1) + 1:stride, j:j + stride * (wo - 1) + 1:stride, :]
+            y += np.tensordot(patch, w[i, j], 1)
+    return y
+
+
+def reference(case, inputs):
+    a = [np.asarray(t, np.float64) for t in inputs]
+    epi = case.params.get("epilogue")
+    if case.kind == "conv":
+        s = case.params["stride"]
+        if case.params["layout"] == "nhwc":
+            y = _conv_nhwc(a[0], a[1], s)
+        else:   # NCHW/FCHW through the NHWC/HWCF helper
+            y = _conv_nhwc(a[0].transpose(0, 2, 3, 1), a[1].transpose(2, 3, 1, 0), s)
+            y = y.transpose(0, 3, 1, 2)
+    elif case.kind == "gemm":
+        y = a[0] @ a[1]
+    else:
+        return (np.maximum(a[0] * 1.5 + 0.25, 0) + a[1]) * 0.5
+    if epi == "bias_relu":
+        y = np.maximum(y + a[2], 0)
+    elif epi == "bias_gelu":
+        v = y + a[2]
+        y = 0.5 * v * (1 + np.tanh(0.7978845608028654 * (v + 0.044715 * v ** 3)))
+    return y
+
+
+def rel_l2(out, ref):
+    out = np.asarray(out, np.float64)
+    den = np.linalg.norm(ref)
+    num = np.linalg.norm(out - ref)
+    return float(num / den) if den > 0 else float(num)
+
+
+# --- tools, target, device ------------------------------------------------------------
+
+def find_tool(name, given=None):
+    if given:
+        return given
+    candidates = []
+    if os.environ.get("OPSNN_BUILD_DIR"):
+        candidates.append(Path(os.environ["OPSNN_BUILD_DIR"]) / "bin" / name)
+    candidates.append(ROOT / "build" / "bin" / name)
+    for c in candidates:
+        if c.is_file() and os.access(c, os.X_OK):
+            return str(c)
+    found = shutil.which(name)
+    if found:
+        return found
+    sys.exit(f"cases.py: {name} not found (build the repository or set OPSNN_BUILD_DIR)")
+
+
+def target_ceilings(opt, target):
+    """The target's peaks, from `ops-nn-opt --test-opsnn-target-info` (as
+    opsnn.bench.target_ceilings; repeated here so that this script needs
+    NumPy only)."""
+    with tempfile.TemporaryDirectory(prefix="opsnn-cases-") as tmp:
+        src = Path(tmp) / "t.mlir"
+        src.write_text('module attributes {opsnn.target = #opsnn.target<"%s">} {}\n' % target)
+        proc = subprocess.run([opt, str(src), "--test-opsnn-target-info", "-o", os.devnull],
+                              capture_output=True, text=True)
+    m = re.search(r"remark: target (\S+) (.*)", proc.stderr)
+    if not m:
+        sys.exit(f"cases.py: no target info for {target}: {proc.stderr.strip()}")
+    fields = dict(kv.split("=", 1) for kv in m.group(2).split() if "=" in kv)
+    num = lambda k: float(fields.get(k, 0) or 0)
+    return {"name": m.group(1), "kind": fields.get("kind"), "chip": fields.get("chip"),
+            "dram_bandwidth_gbps": num("bw_gbps"),
+            "peak_tflops": {"fp32": num("fp32"), "tf32": num("tf32"), "fp16": num("fp16"),
+                            "bf16": num("bf16"), "fp8": num("fp8"), "int8": num("int8")}}
+
+
+def cuda_device():
+    """The first GPU's name as nvidia-smi reports it, or None."""
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return None
+    try:
+        proc = subprocess.run([smi, "--query-gpu=name", "--format=csv,noheader"],
+                              capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    names = [l.strip() for l in proc.stdout.splitlines() if l.strip()]
+    return names[0] if proc.returncode == 0 and names else None
+
+
+def floor_of(case, ceil):
+    peak_key = "fp16" if case.dtype == "f16" else "fp32"
+    peak = ceil["peak_tflops"][peak_key] * 1e12
+    bw = ceil["dram_bandwidth_gbps"] * 1e9
+    compute_s = case.flops / peak
+    memory_s = case.bytes / bw
+    return {"peak_key": peak_key, "peak_tflops": peak / 1e12,
+            "compute_floor_ms": compute_s * 1e3, "memory_floor_ms": memory_s * 1e3,
+            "floor_ms": max(compute_s, memory_s) * 1e3,
+            "bound": "compute" if compute_s >= memory_s else "memory",
+            "intensity": case.flops / case.bytes}
+
+
+def _tail(text, n=3):
+    lines = [l for l in (text or "").strip().splitlines() if l.strip()]
+    return " | ".join(lines[-n:])[:400]
+
+
+def ptxas_figures(opt, case_dir, src, chip, timeout):
+    """Lowers `src` with the GPU pipeline and assembles each kernel for
+    `chip` (scripts/ptxas_check.py); returns a dict of figures."""
+    pipeline = f"chip={chip} format=ptx tensor-cores=true"
+    lowered = case_dir / "gpu.mlir"
+    proc = subprocess.run([opt, str(src), f"--opsnn-lower-to-nvvm={pipeline}", "-o",
+                           str(lowered)], capture_output=True, text=True, timeout=timeout)
+    if proc.returncode != 0:
+        return {"ok": False, "status": "GPU lowering failed: " + _tail(proc.stderr)}
+    text = lowered.read_text()
+    info = {"tensor_cores": "mma.sync" in text}
+    ptxas = os.environ.get("PTXAS", "/usr/local/cuda/bin/ptxas")
+    if not (os.path.exists(ptxas) or shutil.which("ptxas")):
+        info.update(ok=True, status="lowered (ptxas not found: not assembled)")
+        return info
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "ptxas_check.py"),
+                           str(lowered), "--arch", chip, "--json"],
+                          capture_output=True, text=True, timeout=timeout)
+    if proc.returncode != 0:
+        info.update(ok=False, status="ptxas failed: " + _tail(proc.stdout + proc.stderr))
+        return info
+    rows = json.loads(proc.stdout)
+    spills = sum(r["spill_stores"] + r["spill_loads"] for r in rows)
+    info.update(ok=True, kernels=len(rows),
+                max_registers=max((r["registers"] for r in rows), default=0),
+                spill_bytes=spills,
+                shared_bytes=max((r["shared_bytes"] for r in rows), default=0),
+                status=f"ptxas {chip} ok ({len(rows)} kernels"
+                       + (", mma.sync" if info["tensor_cores"] else "")
+                       + (f", {spills} B spilled)" if spills else ")"))
+    return info
+
+
+def run_json(cmd, timeout):
+    """Runs an ops-nn-run command with --json; (summary or None, error)."""
+    try:
+        proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, f"timed out after {timeout:.0f} s"
+    if proc.returncode != 0:
+        return None, _tail(proc.stderr or proc.stdout)
+    try:
+        return json.loads(proc.stdout), None
+    except json.JSONDecodeError:
+        return None, "no JSON from ops-nn-run: " + _tail(proc.stdout)
+
+
+# --- PyTorch (cuBLAS / cuDNN) -----------------------------------------------------------
+
+def torch_python():
+    """(python, description) of a Python whose torch sees a CUDA device, or
+    (None, why not)."""
+    seen, why = set(), "n/a (no torch)"
+    for py in (sys.executable, "/usr/bin/python3"):
+        if not py or py in seen or not os.path.exists(py):
+            continue
+        seen.add(py)
+        try:
+            proc = subprocess.run([py, "-c", "import torch; print(torch.__version__, "
+                                   "int(torch.cuda.is_available()))"],
+                                  capture_output=True, text=True, timeout=120)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        if proc.returncode != 0:
+            continue
+        version, cuda = proc.stdout.split()[-2:]
+        if cuda == "1":
+            return py, f"PyTorch {version} ({py})"
+        why = f"n/a (PyTorch {version} without CUDA)"
+    return None, why
+
+
+def torch_worker(spec_path):
+    """Runs in the Python that has torch: times every case of the spec in
+    both memory formats; prints one JSON object."""
+    import torch
+    import torch.nn.functional as F
+    torch.backends.cudnn.benchmark = True
+    spec = json.loads(Path(spec_path).read_text())
+    # OPSNN_TORCH_DEVICE=cpu: a test of this worker where there is no GPU
+    # (f32 arithmetic: PyTorch's CPU convolutions have no f16 kernels).
+    on_cpu = os.environ.get("OPSNN_TORCH_DEVICE") == "cpu"
+    dev = torch.device("cpu" if on_cpu else "cuda")
+    results = {}
+    for c in spec["cases"]:
+        res = {}
+        try:
+            ins = [torch.from_numpy(np.load(p)).to(dev) for p in c["inputs"]]
+            if on_cpu:
+                ins = [t.float() for t in ins]
+            ref = np.load(c["reference"])
+            kind, p = c["kind"], c["params"]
+            formats = ["default", "channels_last"] if kind == "conv" else ["default"]
+            for fmt in formats:
+                mf = torch.channels_last if fmt == "channels_last" else torch.contiguous_format
+                if kind == "conv":
+                    if p["layout"] == "nhwc":
+                        x = ins[0].permute(0, 3, 1, 2).contiguous(memory_format=mf)
+                        w = ins[1].permute(3, 2, 0, 1).contiguous(memory_format=mf)
+                    else:
+                        x = ins[0].contiguous(memory_format=mf)
+                        w = ins[1].contiguous(memory_format=mf)
+                    b = ins[2].to(x.dtype) if len(ins) > 2 else None
+
+                    def fn(x=x, w=w, b=b):
+                        y = F.conv2d(x, w, b, stride=p["stride"])
+                        return F.relu(y) if p.get("epilogue") else y
+
+                    def to_ref(y):
+                        y = y.float()
+                        return (y.permute(0, 2, 3, 1) if p["layout"] == "nhwc" else y)
+                elif kind == "gemm":
+                    a, bm = ins[0], ins[1]
+                    bias = ins[2].to(a.dtype) if len(ins) > 2 else None
+
+                    def fn(a=a, bm=bm, bias=bias):
+                        y = a @ bm
+                        return F.gelu(y + bias, approximate="tanh") if bias is not None else y
+                    to_ref = lambda y: y.float()
+                else:
+                    x, r = ins
+
+                    def fn(x=x, r=r):
+                        return (torch.relu(x * 1.5 + 0.25) + r) * 0.5
+                    to_ref = lambda y: y
+                with torch.inference_mode():
+                    out = to_ref(fn()).cpu().numpy().astype(np.float64)
+                    err = float(np.linalg.norm(out - ref) / np.linalg.norm(ref))
+                    tol = c["tolerance"]
+                    if not err <= tol:
+                        res[fmt] = {"rel_l2": err, "status":
+                                    f"wrong answer (rel. L2 {err:.2e} > {tol:g}): not timed"}
+                        continue
+                    for _ in range(spec["warmup"] + 2):   # + cuDNN's autotuning
+                        fn()
+                    times = []
+                    for _ in range(spec["repeat"]):
+                        if on_cpu:
+                            t0 = time.perf_counter()
+                            fn()
+                            times.append((time.perf_counter() - t0) * 1e3)
+                            continue
+                        start = torch.cuda.Event(enable_timing=True)
+                        end = torch.cuda.Event(enable_timing=True)
+                        start.record()
+                        fn()
+                        end.record()
+                        end.synchronize()
+                        times.append(start.elapsed_time(end))
+                    res[fmt] = {"rel_l2": err, "median_ms": float(np.median(times)),
+                                "min_ms": float(min(times)), "status": "ok"}
+        except Exception as error:  # report, keep the other cases going
+            res["error"] = f"{type(error).__name__}: {str(error)[:300]}"
+        results[c["name"]] = res
+    print(json.dumps({"torch": torch.__version__,
+                      "cudnn": None if on_cpu else torch.backends.cudnn.version(),
+                      "results": results}))
+    return 0
+
+
+def run_torch(py, rows, cases_by_name, work, args):
+    spec = {"repeat": args.repeat, "warmup": args.warmup, "cases": []}
+    for row in rows:
+        if not row.get("correct") or "case_dir" not in row:
+            continue
+        case = cases_by_name[row["name"]]
+        d = Path(row["case_dir"])
+        n_in = len(case.input_specs)
+        spec["cases"].append({"name": case.name, "kind": case.kind, "params": case.params,
+                              "inputs": [str(d / f"in{i}.npy") for i in range(n_in)],
+                              "reference": str(d / "ref.npy"),
+                              "tolerance": TOLERANCE["torch-" + case.dtype]})
+    if not spec["cases"]:
+        return None, "no case to compare"
+    spec_path = work / "torch_spec.json"
+    spec_path.write_text(json.dumps(spec))
+    try:
+        proc = subprocess.run([py, str(Path(__file__).resolve()), "--torch-worker",
+                               str(spec_path)], capture_output=True, text=True,
+                              timeout=args.torch_timeout)
+    except subprocess.TimeoutExpired:
+        return None, f"PyTorch timed out after {args.torch_timeout:.0f} s"
+    if proc.returncode != 0:
+        return None, "PyTorch worker failed: " + _tail(proc.stderr)
+    try:
+        return json.loads(proc.stdout.strip().splitlines()[-1]), None
+    except (IndexError, json.JSONDecodeError):
+        return None, "no JSON from the PyTorch worker: " + _tail(proc.stdout + proc.stderr)
+
+
+# --- the driver -------------------------------------------------------------------------
+
+def run_case(case, ceil, tools, work, args, deadline):
+    row = {"name": case.name, "group": case.group, "kind": case.kind, "shape": case.shape,
+           "dtype": case.dtype, "flops": case.flops, "bytes": case.bytes,
+           **floor_of(case, ceil), "ours_ms": None, "rel_l2": None,
+           "tolerance": TOLERANCE[case.dtype], "correct": None}
+    d = work / case.name
+    d.mkdir(parents=True, exist_ok=True)
+    row["case_dir"] = str(d)
+    src = d / "case.mlir"
+    src.write_text(mlir_of(case))
+    ptx = ptxas_figures(tools["opt"], d, src, args.chip, args.timeout)
+    row["ptxas"] = ptx
+    # A module that does not lower cannot run; one ptxas rejects still may
+    # (the driver JIT-compiles the PTX itself), so only a dry run stops here.
+    if not ptx["ok"] and (args.dry_run or ptx["status"].startswith("GPU lowering")):
+        row.update(status=ptx["status"], failed=True)
+        return row
+    if time.monotonic() > deadline:
+        row["status"] = ptx["status"] + "; not run: time budget spent"
+        return row
+
+    inputs = case.inputs()
+    in_paths = []
+    for i, a in enumerate(inputs):
+        p = d / f"in{i}.npy"
+        np.save(p, a)
+        in_paths.append(p)
+    ref = reference(case, inputs)
+    del inputs
+
+    if args.dry_run:
+        if case.flops > args.cpu_check_gflop * 1e9:
+            row["status"] = ptx["status"] + (f"; CPU check skipped (> {args.cpu_check_gflop:g} "
+                                             "GFLOP); not timed (dry run)")
+            return row
+        cmd = [tools["run"], src, "--device=cpu", f"--output-dir={d / 'out'}", "--json"]
+        device_label = "CPU"
+    elif args.device == "cpu":   # the GPU mode's steps on the CPU (a test of this script)
+        cmd = [tools["run"], src, "--device=cpu", f"--emit-artifact={d / 'art'}",
+               f"--output-dir={d / 'out'}", "--json"]
+        device_label = "CPU"
+    else:
+        pipeline = f"opsnn-lower-to-nvvm{{chip={args.chip} format=ptx tensor-cores=true}}"
+        cmd = [tools["run"], src, "--device=cuda", f"--chip={args.chip}",
+               f"--pipeline={pipeline}", f"--emit-artifact={d / 'art'}",
+               f"--output-dir={d / 'out'}", "--json"]
+        device_label = "GPU"
+    _, error = run_json(cmd + [f"--input={p}" for p in in_paths], args.timeout)
+    if error:
+        row.update(status=f"{device_label} run failed: {error}", failed=True)
+        return row
+    out = np.load(d / "out" / "out0.npy")
+    if out.shape != ref.shape:
+        row.update(correct=False, failed=True,
+                   status=f"wrong output shape {list(out.shape)}: not timed")
+        return row
+    row["rel_l2"] = rel_l2(out, ref)
+    row["correct"] = bool(row["rel_l2"] <= row["tolerance"])
+    if not row["correct"]:
+        row["failed"] = True
+        row["status"] = (f"wrong answer on the {device_label} (rel. L2 {row['rel_l2']:.2e} > "
+                         f"{row['tolerance']:g}): not timed")
+        return row
+    np.save(d / "ref.npy", ref)
+    if args.dry_run:
+        row["status"] = ptx["status"] + "; CPU check ok; not timed (dry run)"
+        return row
+    if time.monotonic() > deadline:
+        row["status"] = "checked; not timed: time budget spent"
+        return row
+    # Time the artifact: the compiled code the check ran.
+    base = [tools["run"], d / "art", "--json"] + [f"--input={p}" for p in in_paths]
+    summary, error = run_json(base + ["--repeat=3", "--warmup=1"], args.timeout)
+    if summary and args.repeat > 3 and summary["time_ms"]["median"] * args.repeat < 5000:
+        more, error = run_json(base + [f"--repeat={args.repeat}", f"--warmup={args.warmup}"],
+                               args.timeout)
+        summary = more or summary
+    if not summary:
+        row.update(status=f"checked; timing failed: {error}", failed=True)
+        return row
+    t = summary["time_ms"]
+    row.update(ours_ms=t["median"], ours_min_ms=t["min"], ours_max_ms=t["max"],
+               repeat=t["repeat"])
+    seconds = t["median"] * 1e-3
+    row["achieved_fraction"] = row["floor_ms"] / t["median"]
+    row["compute_fraction"] = case.flops / seconds / (row["peak_tflops"] * 1e12)
+    row["bandwidth_fraction"] = case.bytes / seconds / (ceil["dram_bandwidth_gbps"] * 1e9)
+    row["status"] = "ok" + (" (mma.sync)" if ptx.get("tensor_cores") else "")
+    return row
+
+
+def format_table(run):
+    head = (f"{'case':22s} {'shape':56s} {'our ms':>9s} {'cuBLAS/cuDNN ms':>16s} "
+            f"{'floor ms':>9s} {'achieved':>9s} {'rel L2':>9s}  status")
+    rows = [head]
+    fmt = lambda v, f: (f % v) if isinstance(v, (int, float)) and not isinstance(v, bool) else "-"
+    for r in run["cases"]:
+        vendor = r.get("vendor_ms")
+        vcol = fmt(vendor, "%.3f") if vendor is not None else (r.get("vendor_status") or "-")
+        rows.append(f"{r['name']:22s} {r['shape'][:56]:56s} {fmt(r.get('ours_ms'), '%.3f'):>9s} "
+                    f"{vcol[:16]:>16s} {fmt(r['floor_ms'], '%.4g'):>9s} "
+                    f"{fmt(r.get('achieved_fraction'), '%.3g'):>9s} "
+                    f"{fmt(r.get('rel_l2'), '%.1e'):>9s}  {r.get('status', '-')}")
+    return "\n".join(rows)
+
+
+def format_notes(run):
+    ceil = run["ceilings"]
+    lines = [f"device: {run['device']}; target {ceil['name']} "
+             f"({ceil['dram_bandwidth_gbps']:g} GB/s, "
+             f"FP16 tensor {ceil['peak_tflops']['fp16']:g} / FP32 {ceil['peak_tflops']['fp32']:g} "
+             f"TFLOP/s); chip {run['chip']}; mode {run['mode']}",
+             "floor: max(FLOPs / peak, minimum bytes / bandwidth); achieved: floor / our ms "
+             "(1 = at the roofline); our ms: ops-nn-run's whole call (kernels on host-"
+             "registered/managed buffers + launches), median",
+             f"cuBLAS/cuDNN: {run['torch']}"]
+    for c in run.get("comparisons", []):
+        lines.append(f"{c['what']}: " + (f"{c['ratio']:.2f}x (goal >= {c['goal']:g}x: "
+                                           f"{'met' if c['met'] else 'NOT met'})"
+                                           if c.get("ratio") else "n/a (not timed)"))
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--dry-run", action="store_true",
+                   help="no GPU: lower + ptxas every case, check the small ones on the CPU")
+    p.add_argument("--cases", help="comma-separated case names (default: all; --list)")
+    p.add_argument("--list", action="store_true", help="print the cases and exit")
+    p.add_argument("--json", help="write the rows here")
+    p.add_argument("--target", default="h200", help="target of the floors (default: h200)")
+    p.add_argument("--chip", default=None, help="PTX chip (default: the target's)")
+    p.add_argument("--repeat", type=int, default=10)
+    p.add_argument("--warmup", type=int, default=2)
+    p.add_argument("--cpu-check-gflop", type=float, default=2.0,
+                   help="--dry-run: check on the CPU the cases up to this many GFLOP")
+    p.add_argument("--time-budget", type=float, default=None,
+                   help="seconds for all cases; later cases are reported, not run")
+    p.add_argument("--timeout", type=float, default=300, help="seconds per tool call")
+    p.add_argument("--torch-timeout", type=float, default=240)
+    p.add_argument("--no-torch", action="store_true")
+    p.add_argument("--device", choices=("cuda", "cpu"), default="cuda",
+                   help="cpu: the GPU mode's steps (artifact, check, timing) on the CPU, "
+                        "a test of this script without a GPU; its times are CPU times")
+    p.add_argument("--work", help="keep inputs, modules and outputs here")
+    p.add_argument("--ops-nn-run")
+    p.add_argument("--ops-nn-opt")
+    p.add_argument("--torch-worker", help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.torch_worker:
+        return torch_worker(args.torch_worker)
+
+    cases = all_cases()
+    if args.list:
+        for c in cases:
+            print(f"{c.name:22s} {c.group:9s} {c.shape}  {c.flops / 1e9:.2f} GFLOP, "
+                  f"{c.bytes / 2**20:.1f} MiB")
+        return 0
+    if args.cases:
+        wanted = args.cases.split(",")
+        unknown = [n for n in wanted if n not in {c.name for c in cases}]
+        if unknown:
+            print(f"cases.py: unknown case(s) {', '.join(unknown)}; --list names them",
+                  file=sys.stderr)
+            return 1
+        cases = [c for c in cases if c.name in wanted]
+    tools = {"opt": find_tool("ops-nn-opt", args.ops_nn_opt),
+             "run": find_tool("ops-nn-run", args.ops_nn_run)}
+    ceil = target_ceilings(tools["opt"], args.target)
+    args.chip = args.chip or ceil.get("chip") or "sm_80"
+    device = (None if args.dry_run else
+              "cpu (test of the GPU mode: CPU times)" if args.device == "cpu" else cuda_device())
+    if not args.dry_run and device is None:
+        print("cases.py: no CUDA device (nvidia-smi sees none): use --dry-run", file=sys.stderr)
+        return 1
+
+    owner = None
+    if args.work:
+        work = Path(args.work)
+        work.mkdir(parents=True, exist_ok=True)
+    else:
+        owner = tempfile.TemporaryDirectory(prefix="opsnn-gpu-cases-")
+        work = Path(owner.name)
+    t0 = time.monotonic()
+    deadline = t0 + args.time_budget if args.time_budget else float("inf")
+    run = {"schema": "opsnn-gpu-bench", "version": 1,
+           "mode": ("dry-run" if args.dry_run else
+                    "cpu-test" if args.device == "cpu" else "gpu"),
+           "device": device or "none (dry run: lowered and assembled, checked on the CPU)",
+           "target": args.target, "chip": args.chip, "ceilings": ceil,
+           "pipeline": f"opsnn-lower-to-nvvm{{chip={args.chip} format=ptx tensor-cores=true}}",
+           "timing": {"repeat": args.repeat, "warmup": args.warmup,
+                      "what": "ops-nn-run --repeat on the compiled artifact: median of whole "
+                              "calls (kernels on host-registered/managed buffers + launches)"},
+           "command": "bench/gpu/cases.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+           "cases": []}
+    try:
+        for case in cases:
+            t = time.monotonic()
+            try:
+                row = run_case(case, ceil, tools, work, args, deadline)
+            except Exception as error:  # report the case, keep the others going
+                row = {"name": case.name, "group": case.group, "kind": case.kind,
+                       "shape": case.shape, "dtype": case.dtype, "flops": case.flops,
+                       "bytes": case.bytes, **floor_of(case, ceil), "ours_ms": None,
+                       "failed": True, "ptxas": {},
+                       "status": f"failed: {type(error).__name__}: {str(error)[:300]}"}
+            row["case_s"] = time.monotonic() - t
+            log(f"{case.name}: {row['status']} ({row['case_s']:.1f} s)")
+            run["cases"].append(row)
+
+        if args.dry_run:
+            run["torch"] = "n/a (dry run)"
+        elif args.device == "cpu":
+            run["torch"] = "n/a (CPU test of the GPU mode)"
+        elif args.no_torch:
+            run["torch"] = "n/a (--no-torch)"
+        else:
+            py, what = torch_python()
+            run["torch"] = what
+            if py:
+                if time.monotonic() > deadline:
+                    run["torch"] = what + ": not run (time budget spent)"
+                else:
+                    if deadline != float("inf"):   # what is left of the budget, and a minute
+                        args.torch_timeout = min(args.torch_timeout,
+                                                 deadline - time.monotonic() + 60)
+                    reply, error = run_torch(py, run["cases"], {c.name: c for c in cases},
+                                             work, args)
+                    if error:
+                        run["torch"] = f"{what}: {error}"
+                    elif reply:
+                        run["torch"] = f"{what}, cuDNN {reply.get('cudnn')}"
+                        for row in run["cases"]:
+                            res = reply["results"].get(row["name"])
+                            if res is not None:
+                                row["torch"] = res
+        for row in run["cases"]:
+            t = row.get("torch") or {}
+            timed = {k: v["median_ms"] for k, v in t.items()
+                     if isinstance(v, dict) and v.get("median_ms")}
+            if timed:
+                best = min(timed, key=timed.get)
+                row["vendor_ms"], row["vendor_format"] = timed[best], best
+                if row.get("ours_ms"):
+                    row["ratio_to_vendor"] = row["ours_ms"] / row["vendor_ms"]
+            else:
+                row["vendor_status"] = ("failed" if t else
+                                        "n/a (no torch)" if "no torch" in run["torch"] else "n/a")
+            row.pop("case_dir", None)
+        by_name = {r["name"]: r for r in run["cases"]}
+        run["comparisons"] = []
+        for fast, slow, goal in COMPARISONS:
+            if fast in by_name and slow in by_name:
+                a, b = by_name[fast].get("ours_ms"), by_name[slow].get("ours_ms")
+                ratio = b / a if a and b else None
+                run["comparisons"].append({
+                    "what": f"NHWC FP16 ({fast}) vs NCHW FP32 ({slow}) speed-up",
+                    "fast": fast, "slow": slow, "goal": goal, "ratio": ratio,
+                    "met": bool(ratio and ratio >= goal)})
+    finally:
+        run["total_s"] = time.monotonic() - t0
+        if owner is not None:
+            owner.cleanup()
+    if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(json.dumps(run, indent=1, sort_keys=True) + "\n")
+    print(format_table(run))
+    print(format_notes(run), flush=True)
+    failed = [r["name"] for r in run["cases"] if r.get("failed")]
+    if args.json:
+        print(f"wrote {args.json}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,183 @@
+"""The GPU benchmark cases (bench/gpu/cases.py) without a GPU, and their
+place in the bench JSON and the dashboard.
+
+A --dry-run of the smallest cases (one of each kind: a ResNet-50 conv, a
+BERT GEMM, the fused conv + bias + ReLU, the elementwise chain) lowers
+each with the GPU pipeline, assembles it with ptxas for sm_90 and checks
+the same module on the CPU against NumPy; its JSON is what the dashboard
+test merges into a bench run. The GPU mode's steps (artifact, check, then
+timing) run on the CPU with --device cpu, where a wrong answer must be
+reported and never timed. No figure here is a result: the tests check
+structure, the floors against the target table and the agreement checks.
+"""
+
+import importlib.util
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from opsnn import bench, dashboard
+
+ROOT = Path(__file__).resolve().parents[2]
+CASES = ROOT / "bench" / "gpu" / "cases.py"
+SMALLEST = ["r50_s5_3x3", "bert_attn_out", "r50_s3_3x3_bias_relu", "eltwise_chain"]
+
+
+def load_cases_module():
+    spec = importlib.util.spec_from_file_location("gpu_cases", CASES)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def dry_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("gpu") / "gpu.json"
+    proc = subprocess.run([sys.executable, str(CASES), "--dry-run", "--cases", ",".join(SMALLEST),
+                           "--json", str(out)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return out, json.loads(out.read_text()), proc.stdout
+
+
+def test_dry_run_checks_every_case_and_times_none(dry_run):
+    _, gpu, table = dry_run
+    assert gpu["schema"] == "opsnn-gpu-bench" and gpu["mode"] == "dry-run"
+    assert gpu["device"].startswith("none") and gpu["chip"] == "sm_90"
+    ceil = bench.target_ceilings("h200")
+    assert gpu["ceilings"]["dram_bandwidth_gbps"] == ceil["dram_bandwidth_gbps"]
+    assert gpu["ceilings"]["peak_tflops"] == ceil["peak_tflops"]
+    assert [r["name"] for r in gpu["cases"]] == SMALLEST
+    ptxas = os.path.exists(os.environ.get("PTXAS", "/usr/local/cuda/bin/ptxas"))
+    for r in gpu["cases"]:
+        # The floor is the roofline of the target's table.
+        peak = ceil["peak_tflops"]["fp16" if r["dtype"] == "f16" else "fp32"] * 1e12
+        bw = ceil["dram_bandwidth_gbps"] * 1e9
+        assert r["floor_ms"] == pytest.approx(1e3 * max(r["flops"] / peak, r["bytes"] / bw))
+        assert r["bound"] == ("compute" if r["flops"] / peak >= r["bytes"] / bw else "memory")
+        # Checked on the CPU, within its precision's tolerance; not timed.
+        assert r["correct"] is True and 0 <= r["rel_l2"] <= r["tolerance"], r
+        assert r["ours_ms"] is None and "achieved_fraction" not in r
+        assert r["ptxas"]["ok"], r
+        if ptxas:   # spills are the kernels' business (test/GPU), not this script's
+            assert r["ptxas"]["kernels"] >= 1 and r["ptxas"]["spill_bytes"] >= 0
+        assert r["name"] in table
+    conv = gpu["cases"][0]
+    # 8 x 7 x 7 outputs x 512 filters x 512 x 3 x 3 MACs; padded f16 input,
+    # f16 filter, f32 output, each moved once.
+    assert conv["flops"] == 2 * 8 * 7 * 7 * 512 * 512 * 9
+    assert conv["bytes"] == 8 * 9 * 9 * 512 * 2 + 3 * 3 * 512 * 512 * 2 + 8 * 7 * 7 * 512 * 4
+    assert gpu["torch"] == "n/a (dry run)"
+    assert "floor ms" in table and "cuBLAS/cuDNN ms" in table
+
+
+def test_wrong_answer_is_reported_and_never_timed(tmp_path, capsys):
+    cases = load_cases_module()
+    out = tmp_path / "gpu.json"
+    # The GPU mode's steps on the CPU: a correct case is checked, then timed.
+    assert cases.main(["--device", "cpu", "--cases", "r50_s5_3x3", "--repeat", "1",
+                       "--warmup", "0", "--json", str(out)]) == 0
+    (row,) = json.loads(out.read_text())["cases"]
+    assert row["correct"] and row["ours_ms"] > 0
+    assert row["achieved_fraction"] == pytest.approx(row["floor_ms"] / row["ours_ms"])
+    seconds = row["ours_ms"] * 1e-3
+    assert row["bandwidth_fraction"] == pytest.approx(row["bytes"] / seconds / 4800e9)
+    # Timed rows go on the dashboard's GPU roofline, marked as not GPU times.
+    run = bench.merge_gpu(_bench_run(), bench.load_gpu_json(out))
+    section = dashboard.render(run).split("<h2>GPU cases</h2>")[1]
+    assert "the times are not GPU times" in section and "<svg" in section
+    # A reference that disagrees: reported, never timed, exit 1.
+    real = cases.reference
+    cases.reference = lambda case, inputs: real(case, inputs) * 1.01
+    try:
+        assert cases.main(["--device", "cpu", "--cases", "r50_s5_3x3", "--json", str(out)]) == 1
+    finally:
+        cases.reference = real
+    (row,) = json.loads(out.read_text())["cases"]
+    assert row["correct"] is False and row["failed"] and row["ours_ms"] is None
+    assert "wrong answer" in row["status"] and "not timed" in row["status"]
+    assert math.isclose(row["rel_l2"], 0.01 / 1.01, rel_tol=1e-3)
+    capsys.readouterr()
+
+
+def _bench_run():
+    return {"schema": "opsnn-bench", "version": 1, "command": "test", "target": "host",
+            "ceilings": bench.target_ceilings("host"), "machine_start": bench.machine_state(),
+            "machine_end": bench.machine_state(), "timing": {"rounds": 1, "repeat": 1},
+            "configs": {}, "models": []}
+
+
+def test_gpu_json_merges_into_the_bench_run_and_the_dashboard(dry_run, tmp_path):
+    from opsnn.cli import main
+    path, gpu, _ = dry_run
+    run = bench.merge_gpu(_bench_run(), bench.load_gpu_json(path))
+    assert run["gpu"]["cases"] == gpu["cases"] and run["gpu"]["source"] == str(path)
+    table = bench.format_gpu_table(run["gpu"])
+    assert all(name in table for name in SMALLEST)
+    run_json = tmp_path / "run.json"
+    run_json.write_text(json.dumps(run))
+    page_file = tmp_path / "report.html"
+    assert main(["report", str(run_json), "-o", str(page_file)]) == 0
+    page = page_file.read_text()
+    section = page[page.index("<h2>GPU cases</h2>"):]
+    assert "No GPU results" not in page and "Dry run" in section
+    for r in gpu["cases"]:
+        assert f"<td class=l>{r['name']}</td>" in section
+        assert f"{r['floor_ms']:.4g} ({r['bound']})" in section
+    # Without a gpu section the page says so.
+    page = dashboard.render(_bench_run())
+    assert "No GPU results are in this run" in page
+
+
+def test_gpu_options_fail_clearly_without_results(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(_bench_run()))
+    with pytest.raises(ValueError, match="not the JSON of bench/gpu/cases.py"):
+        bench.load_gpu_json(bad)
+    # A bad --gpu-json fails before the CPU part starts.
+    assert bench.main(["--gpu-json", str(bad), "--models", "resnet_tiny"]) == 1
+    assert "not the JSON of bench/gpu/cases.py" in capsys.readouterr().err
+    if not bench.cuda_device_present():
+        assert bench.run_gpu_cases(tmp_path, 60) == (None, bench.NO_CUDA)
+
+
+def _python_with_torch():
+    for py in dict.fromkeys([sys.executable, "/usr/bin/python3"]):
+        if os.path.exists(py) and subprocess.run([py, "-c", "import torch"],
+                                                 capture_output=True).returncode == 0:
+            return py
+    return None
+
+
+def test_torch_worker_agrees_with_the_references(tmp_path, monkeypatch, capsys):
+    """The PyTorch peer's layouts, strides and epilogues, run on the CPU
+    (OPSNN_TORCH_DEVICE=cpu) against the same references as ours."""
+    py = _python_with_torch()
+    if py is None:
+        pytest.skip("no Python with PyTorch (Debian: python3-torch)")
+    cases = load_cases_module()
+    names = ["r50_s3_1x1_down_s2", "r50_s3_3x3_bias_relu", "bert_ffn1_bias_gelu"]
+    # A dry run leaves each checked case's inputs and reference in --work.
+    assert cases.main(["--dry-run", "--cpu-check-gflop", "5", "--cases", ",".join(names),
+                       "--work", str(tmp_path), "--json", str(tmp_path / "gpu.json")]) == 0
+    rows = json.loads((tmp_path / "gpu.json").read_text())["cases"]
+    for r in rows:
+        r["case_dir"] = str(tmp_path / r["name"])
+    monkeypatch.setenv("OPSNN_TORCH_DEVICE", "cpu")
+
+    class Args:
+        repeat, warmup, torch_timeout = 1, 0, 600
+    reply, error = cases.run_torch(py, rows, {c.name: c for c in cases.all_cases()},
+                                   tmp_path, Args)
+    assert error is None
+    for name in names:
+        formats = reply["results"][name]
+        assert set(formats) == ({"default", "channels_last"} if name.startswith("r50")
+                                else {"default"}), formats
+        for f in formats.values():
+            assert f["status"] == "ok" and f["rel_l2"] <= 1e-5, f
+    capsys.readouterr()
