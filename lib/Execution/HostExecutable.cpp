@@ -148,6 +148,12 @@ HostExecutable::compile(ModuleOp module, StringRef entry,
     LowerToNVVMOptions options;
     options.chip = chip.str();
     options.format = GPUBinaryFormat::PTX;
+    std::string invalid;
+    if (failed(verifyLowerToNVVMOptions(options, [&](const Twine &message) {
+          invalid = message.str();
+          return failure();
+        })))
+      return makeError(invalid);
     buildLowerToNVVMPipeline(pm, options);
   } else {
     buildLowerToCPUPipeline(pm, LowerToCPUOptions());

@@ -78,6 +78,7 @@ void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCheckLoweredToLLVMPass("opsnn-lower-to-cpu"));
 }
 
 

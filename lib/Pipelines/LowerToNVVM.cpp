@@ -20,7 +20,10 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/Transforms/OptimizeForNVVM.h"
 #include "mlir/Target/LLVM/NVVM/Utils.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/TargetParser/Triple.h"
 #include "llvm/Support/Path.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -49,6 +52,56 @@ static std::optional<std::string> findLibdevice(StringRef toolkit) {
   if (!llvm::sys::fs::exists(path))
     return std::nullopt;
   return path.str().str();
+}
+
+extern "C" void LLVMInitializeNVPTXTargetInfo();
+extern "C" void LLVMInitializeNVPTXTargetMC();
+
+LogicalResult mlir::opsnn::verifyLowerToNVVMOptions(
+    const LowerToNVVMOptions &options,
+    function_ref<LogicalResult(const Twine &)> emitError) {
+  ArrayRef<int64_t> tiles = options.tileSizes;
+  int64_t threads = 1;
+  for (int64_t size : tiles) {
+    if (size < 1)
+      return emitError("opsnn-lower-to-nvvm: tile-sizes must be positive, "
+                       "got " + Twine(size));
+    threads = std::min<int64_t>(threads * size, int64_t(1) << 32);
+  }
+  if (tiles.empty() || tiles.size() > 3)
+    return emitError("opsnn-lower-to-nvvm: tile-sizes takes one to three "
+                     "sizes (x, y, z), got " + Twine(tiles.size()));
+  if (threads > 1024)
+    return emitError("opsnn-lower-to-nvvm: tile-sizes make " + Twine(threads) +
+                     " threads per block; CUDA allows at most 1024");
+
+  // Unknown chips would only be a warning of the NVPTX back end, and PTX
+  // for its default processor.
+  static const bool initialized = [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTargetMC();
+    return true;
+  }();
+  (void)initialized;
+  llvm::Triple triple("nvptx64-nvidia-cuda");
+  std::string error;
+  const llvm::Target *nvptx = llvm::TargetRegistry::lookupTarget(triple, error);
+  StringRef chip = options.chip;
+  if (nvptx) {
+    std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+        nvptx->createMCSubtargetInfo(triple, "", ""));
+    if (subtarget && !subtarget->isCPUStringValid(chip))
+      return emitError("opsnn-lower-to-nvvm: unknown chip '" + chip +
+                       "' (expected an NVPTX processor such as sm_80)");
+  }
+  unsigned version = 0;
+  if (options.tensorCores &&
+      (!chip.consume_front("sm_") || chip.consumeInteger(10, version) ||
+       version < 80))
+    return emitError("opsnn-lower-to-nvvm: tensor-cores needs sm_80 or "
+                     "later (mma.sync m16n8k16), got chip '" +
+                     options.chip.getValue() + "'");
+  return success();
 }
 
 void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
@@ -113,12 +166,17 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
-  pm.addNestedPass<gpu::GPUModuleOp>(createStripDebugInfoPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
   pm.addNestedPass<gpu::GPUModuleOp>(LLVM::createNVVMOptimizeForTargetPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+  // Kernels are checked while they still have the source locations (an op
+  // left here would otherwise fail LLVM translation with none), then
+  // stripped of them for serialization.
+  pm.addNestedPass<gpu::GPUModuleOp>(
+      createCheckLoweredToLLVMPass("opsnn-lower-to-nvvm"));
+  pm.addNestedPass<gpu::GPUModuleOp>(createStripDebugInfoPass());
 
   pm.addPass(createGpuToLLVMConversionPass());
   GpuModuleToBinaryPassOptions binary;
@@ -130,4 +188,5 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCheckLoweredToLLVMPass("opsnn-lower-to-nvvm"));
 }

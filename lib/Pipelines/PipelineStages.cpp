@@ -11,7 +11,12 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -38,4 +43,60 @@ void mlir::opsnn::addBufferizationStage(OpPassManager &pm) {
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createCanonicalizerPass());
+}
+
+namespace {
+/// See createCheckLoweredToLLVMPass. Internal to the pipelines (no flag):
+/// which ops are legal depends on where in a pipeline it runs.
+struct CheckLoweredToLLVMPass
+    : public PassWrapper<CheckLoweredToLLVMPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CheckLoweredToLLVMPass)
+
+  explicit CheckLoweredToLLVMPass(StringRef pipeline) : pipeline(pipeline) {}
+  StringRef getArgument() const override {
+    return "opsnn-check-lowered-to-llvm";
+  }
+  StringRef getDescription() const override {
+    return "Fail on ops the pipeline did not lower to LLVM/NVVM";
+  }
+
+  void runOnOperation() override {
+    Operation *root = getOperation();
+    SmallVector<Operation *> unlowered, casts;
+    root->walk([&](Operation *op) {
+      // Containers (modules, kernels still to serialize, serialized ones)
+      // and the launches that LLVM translation itself lowers.
+      if (op == root || isa<ModuleOp, gpu::GPUModuleOp, gpu::BinaryOp,
+                            gpu::LaunchFuncOp>(op))
+        return;
+      if (isa_and_nonnull<LLVM::LLVMDialect, NVVM::NVVMDialect>(
+              op->getDialect()))
+        return;
+      (isa<UnrealizedConversionCastOp>(op) ? casts : unlowered)
+          .push_back(op);
+    });
+    // A cast left between LLVM and a type the pipeline cannot lower is a
+    // consequence of an unlowered op: name that op, not the cast, unless
+    // the casts are all there is.
+    for (Operation *op : unlowered)
+      op->emitError() << pipeline << ": '" << op->getName()
+                      << "' is not supported: no pass of the pipeline lowers "
+                         "it to LLVM";
+    if (unlowered.empty())
+      for (Operation *op : casts)
+        op->emitError() << pipeline << ": values of type "
+                        << op->getResultTypes().front()
+                        << " have no LLVM lowering (left as a cast from "
+                        << op->getOperandTypes().front() << ")";
+    if (!unlowered.empty() || !casts.empty())
+      signalPassFailure();
+  }
+
+  std::string pipeline;
+};
+} // namespace
+
+std::unique_ptr<Pass>
+mlir::opsnn::createCheckLoweredToLLVMPass(StringRef pipeline) {
+  return std::make_unique<CheckLoweredToLLVMPass>(pipeline);
 }

@@ -8,8 +8,13 @@
 #ifndef OPSNN_LIB_PIPELINES_PIPELINESTAGES_H
 #define OPSNN_LIB_PIPELINES_PIPELINESTAGES_H
 
+#include "llvm/ADT/StringRef.h"
+
+#include <memory>
+
 namespace mlir {
 class OpPassManager;
+class Pass;
 namespace opsnn {
 
 /// layout.convert -> linalg transpose/pack, precision ops -> arith on
@@ -21,6 +26,13 @@ void addLowerToLinalgStage(OpPassManager &pm);
 /// identity-layout memrefs, results are returned (allocated by the callee,
 /// which owns them); ownership-based deallocation frees the intermediates.
 void addBufferizationStage(OpPassManager &pm);
+
+/// The last step of a lowering: fails, with an error at each op's location
+/// that names the op and `pipeline`, when an op outside the LLVM and NVVM
+/// dialects is left (an op no pass of the pipeline lowers). Without it the
+/// op would surface later as an LLVM translation failure, in a kernel
+/// without any location, or pass silently through ops-nn-opt.
+std::unique_ptr<Pass> createCheckLoweredToLLVMPass(llvm::StringRef pipeline);
 
 } // namespace opsnn
 } // namespace mlir

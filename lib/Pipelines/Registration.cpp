@@ -19,9 +19,22 @@ void mlir::opsnn::registerPipelines() {
       "Lower linalg-on-tensors (with layout and precision ops) to the LLVM "
       "dialect for the host CPU",
       buildLowerToCPUPipeline);
-  PassPipelineRegistration<LowerToNVVMOptions>(
+  // PassPipelineRegistration, plus the option checks the builder cannot
+  // fail on: reported as option errors, before any IR is touched.
+  registerPassPipeline(
       "opsnn-lower-to-nvvm",
       "Lower linalg-on-tensors (with layout and precision ops) to GPU "
       "kernels in PTX or cubin and LLVM host code",
-      buildLowerToNVVMPipeline);
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        LowerToNVVMOptions options;
+        if (failed(options.parseFromString(text)) ||
+            failed(verifyLowerToNVVMOptions(options, errorHandler)))
+          return failure();
+        buildLowerToNVVMPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> optHandler) {
+        optHandler(LowerToNVVMOptions());
+      });
 }

@@ -246,10 +246,15 @@ LogicalResult AssignLayoutsPass::parseOptions(func::FuncOp func) {
     if (!preference)
       return fail("unknown layout '" + layoutName + "' in prefer=" + entry +
                   " (expected keep, auto, nchw or nhwc)");
-    preferenceOf[*opClass] = *preference;
-    if (*opClass == OpClass::Elementwise)
-      preferenceOf[OpClass::Broadcast] = *preference;
+    // A second entry for the same class would silently win: say so.
+    if (!preferenceOf.try_emplace(*opClass, *preference).second)
+      return fail("op class '" + className.trim() + "' is given twice in "
+                  "prefer");
   }
+  // Broadcasts follow elementwise ops unless they have their own entry.
+  if (auto it = preferenceOf.find(OpClass::Elementwise);
+      it != preferenceOf.end())
+    preferenceOf.try_emplace(OpClass::Broadcast, it->second);
   return success();
 }
 

@@ -108,6 +108,19 @@ LogicalResult AssignPrecisionPass::parseOptions(func::FuncOp func) {
   if (!(underflowFraction >= 0 && underflowFraction < 1))
     return fail("underflow-fraction must be in [0, 1), got " +
                 std::to_string(underflowFraction));
+  // NaN fails both checks: a NaN threshold would silently keep (or never
+  // keep) every op in FP32.
+  auto text = [](double x) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof(buffer), "%g", x);
+    return std::string(buffer);
+  };
+  if (!(overflowThreshold > 0))
+    return fail("overflow-threshold must be positive, got " +
+                text(overflowThreshold));
+  if (!(underflowThreshold >= 0 && underflowThreshold < overflowThreshold))
+    return fail("underflow-threshold must be in [0, overflow-threshold), "
+                "got " + text(underflowThreshold));
   mixed = StringRef(mode).starts_with("mixed-");
   overflow = overflowThreshold;
   underflow = underflowThreshold;

@@ -24,7 +24,7 @@
 // TILES: gpu.launch_func {{.*}} threads in (%[[T:.+]], %[[T]], %{{.+}})
 
 // BADFORMAT: for the --format option: Cannot find option named 'elf'!
-// BADCHIP: error: Minimum NVVM target SM version is sm_20
+// BADCHIP: error: opsnn-lower-to-nvvm: unknown chip 'sm_1' (expected an NVPTX processor such as sm_80)
 
 func.func @matmul_bias(%a: tensor<16x32xf32>, %b: tensor<32x24xf32>, %bias: tensor<24xf32>) -> tensor<16x24xf32> {
   %zero = arith.constant 0.0 : f32

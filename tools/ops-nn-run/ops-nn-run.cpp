@@ -159,16 +159,30 @@ static llvm::Error writeValues(const std::vector<std::string> &keys,
       return llvm::createStringError(llvm::inconvertibleErrorCode(), error);
     manifest.push_back(llvm::json::Object{{"key", key}, {"file", name}});
   }
+  // The manifest goes last and whole (a temporary renamed into place, as
+  // writeNpy does): a folder without values.json is an interrupted dump.
   llvm::SmallString<128> path(dumpValues);
   llvm::sys::path::append(path, "values.json");
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  if (ec)
+  std::string temporary = (path + ".tmp").str();
+  auto failWrite = [&](std::error_code ec) {
+    (void)llvm::sys::fs::remove(temporary);
     return llvm::createStringError(ec, "cannot write '" + path + "': " +
                                            ec.message());
-  os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
-                                   {"values", std::move(manifest)}}))
-     << "\n";
+  };
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(temporary, ec);
+    if (ec)
+      return failWrite(ec);
+    os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                     {"values", std::move(manifest)}}))
+       << "\n";
+    os.close();
+    if (os.has_error())
+      return failWrite(os.error());
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(temporary, path))
+    return failWrite(ec);
   return llvm::Error::success();
 }
 
@@ -273,23 +287,25 @@ int main(int argc, char **argv) {
     }
 
     std::function<void(OpPassManager &)> buildPipeline;
-    std::string pipelineError;
     if (!pipeline.empty()) {
       // Accept mlir-opt's anchored form too: builtin.module(...).
       StringRef passes = StringRef(pipeline).trim();
       if (passes.consume_front("builtin.module(") && passes.consume_back(")"))
         passes = passes.trim();
-      buildPipeline = [&, passes](OpPassManager &pm) {
-        llvm::raw_string_ostream errors(pipelineError);
-        if (failed(parsePassPipeline(passes, pm, errors)))
-          pm.clear();
+      // Parsed once up front so that a bad pipeline is reported alone,
+      // before any compile work (and its follow-on errors).
+      std::string pipelineError;
+      llvm::raw_string_ostream errors(pipelineError);
+      OpPassManager parsed(ModuleOp::getOperationName());
+      if (failed(parsePassPipeline(passes, parsed, errors)))
+        return fail("--pipeline: " + pipelineError);
+      buildPipeline = [passes](OpPassManager &pm) {
+        (void)parsePassPipeline(passes, pm, llvm::nulls());
       };
     }
     auto compiled = opsnn::HostExecutable::compile(
         *module, entry, buildPipeline,
         device == "cuda" ? opsnn::Device::CUDA : opsnn::Device::CPU, chip);
-    if (!pipelineError.empty())
-      return fail("--pipeline: " + pipelineError);
     if (!compiled)
       return fail(llvm::toString(compiled.takeError()));
     executable = std::move(*compiled);

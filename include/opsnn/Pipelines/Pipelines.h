@@ -10,6 +10,7 @@
 #define OPSNN_PIPELINES_PIPELINES_H
 
 #include "mlir/Pass/PassOptions.h"
+#include "mlir/Support/LLVM.h"
 
 namespace mlir {
 class OpPassManager;
@@ -77,6 +78,15 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
 /// Correct, not fast: the fast path is the tensor-core codegen.
 void buildLowerToNVVMPipeline(OpPassManager &pm,
                               const LowerToNVVMOptions &options);
+
+/// What the builder cannot reject itself (it has no way to fail): one to
+/// three positive `tile-sizes` making at most 1024 threads per block, a
+/// `chip` LLVM's NVPTX back end knows, `tensor-cores` only from sm_80
+/// (mma.sync m16n8k16). Reports the first problem through `emitError`,
+/// naming the option. The registered pipeline and ops-nn-run call it.
+LogicalResult verifyLowerToNVVMOptions(
+    const LowerToNVVMOptions &options,
+    llvm::function_ref<LogicalResult(const llvm::Twine &)> emitError);
 
 /// Options of `--opsnn-optimize`.
 struct OptimizeOptions : public PassPipelineOptions<OptimizeOptions> {
