@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Lowers the bundled models and every executed-test op family with
-# --opsnn-lower-to-nvvm (and the tensor-core GEMMs of
-# test/GPU/tensor-core-matmul.mlir with tensor-cores=true) and prints, per
+# --opsnn-lower-to-nvvm (and the tensor-core kernels of test/GPU/tensor-core-
+# {matmul,epilogue,conv,conv-epilogue}.mlir with tensor-cores=true) and prints, per
 # kernel and architecture, what
 # `ptxas -v` reports: registers, shared memory, spill stores/loads, stack.
 # No GPU needed (only the CUDA toolkit's ptxas).
@@ -29,8 +29,11 @@ for input in "$root"/examples/resnet_block.mlir "$root"/test/Integration/CPU/*.m
   "$opt" "$input" --opsnn-lower-to-nvvm="chip=$chip format=ptx" |
     python3 "$root/scripts/ptxas_check.py" --arch sm_80 --arch sm_90 "${json[@]}" || status=1
 done
-# The tensor-core GEMM kernels (cp.async, ldmatrix, mma.sync), heuristic tiles.
-echo "== tensor-core-matmul.mlir (tensor-cores=true, lowered for $chip)"
-"$opt" "$root/test/GPU/tensor-core-matmul.mlir" --opsnn-lower-to-nvvm="chip=$chip format=ptx tensor-cores=true" |
-  python3 "$root/scripts/ptxas_check.py" --arch sm_80 --arch sm_90 "${json[@]}" || status=1
+# The tensor-core GEMM kernels (cp.async, ldmatrix, mma.sync), heuristic
+# tiles: matmuls, NHWC convolutions, and both with fused epilogues.
+for name in tensor-core-matmul tensor-core-epilogue tensor-core-conv tensor-core-conv-epilogue; do
+  echo "== $name.mlir (tensor-cores=true, lowered for $chip)"
+  "$opt" "$root/test/GPU/$name.mlir" --opsnn-lower-to-nvvm="chip=$chip format=ptx tensor-cores=true" |
+    python3 "$root/scripts/ptxas_check.py" --arch sm_80 --arch sm_90 "${json[@]}" || status=1
+done
 exit $status

@@ -33,6 +33,7 @@ void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
     GPUTensorCoreMatmulPassOptions tensorCores;
     tensorCores.targetName = options.emulateTensorCoreMatmul;
     tensorCores.emulateOnCPU = true;
+    tensorCores.stages = options.emulateTensorCoreStages;
     pm.addNestedPass<func::FuncOp>(createGPUTensorCoreMatmulPass(tensorCores));
   }
 

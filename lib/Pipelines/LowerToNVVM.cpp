@@ -113,6 +113,7 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
   if (options.tensorCores) {
     // Tiles for the first built-in target of this chip (sm_90: h100).
     GPUTensorCoreMatmulPassOptions tensorCores;
+    tensorCores.stages = options.tensorCoreStages;
     for (const TargetDescription &t : getBuiltinTargets())
       if (t.chip == options.chip.getValue()) {
         tensorCores.targetName = t.name;

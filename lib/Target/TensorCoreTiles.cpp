@@ -17,7 +17,24 @@ std::string MatmulTileConfig::str() const {
   return "block " + std::to_string(blockM) + "x" + std::to_string(blockN) +
          "x" + std::to_string(blockK) + ", warp " + std::to_string(warpM) +
          "x" + std::to_string(warpN) + ", " + std::to_string(numWarps()) +
-         " warps";
+         " warps, " + std::to_string(stages) + " stages";
+}
+
+int64_t mlir::opsnn::tensorCoreSharedMemoryLimit(
+    const TargetDescription &target) {
+  int64_t limit = 48 * 1024;
+  if (target.sharedMemoryPerSMBytes > 0)
+    limit = std::min(limit, target.sharedMemoryPerSMBytes);
+  return limit;
+}
+
+int64_t mlir::opsnn::selectStages(const MatmulTileConfig &config, int64_t k,
+                                  int64_t elementBytes, int64_t limit) {
+  int64_t steps = std::max<int64_t>(1, k / config.blockK);
+  for (int64_t stages = std::min<int64_t>(3, steps); stages >= 1; --stages)
+    if (stages * config.sharedBytes(elementBytes) <= limit)
+      return stages;
+  return 0;
 }
 
 /// Rule 4: warp tile for a block tile.
@@ -38,15 +55,14 @@ static void chooseWarpTile(MatmulTileConfig &config) {
 
 std::optional<MatmulTileConfig>
 mlir::opsnn::selectMatmulTiles(const TargetDescription &target, int64_t m,
-                               int64_t n, int64_t k, int64_t elementBytes) {
+                               int64_t n, int64_t k, int64_t elementBytes,
+                               int64_t stages) {
   if (m <= 0 || n <= 0 || k <= 0 || m % kMmaM || n % kMmaN || k % kMmaK)
     return std::nullopt;
   static constexpr int64_t kBlockTiles[][2] = {
       {128, 128}, {128, 64}, {64, 128}, {64, 64}, {64, 32}, {32, 64},
       {32, 32},   {32, 16},  {16, 32},  {16, 16}, {16, 8}};
-  int64_t smemLimit = 48 * 1024;
-  if (target.sharedMemoryPerSMBytes > 0)
-    smemLimit = std::min(smemLimit, target.sharedMemoryPerSMBytes);
+  int64_t smemLimit = tensorCoreSharedMemoryLimit(target);
   int64_t sms = std::max<int64_t>(1, target.smCount);
 
   std::optional<MatmulTileConfig> best;
@@ -57,10 +73,23 @@ mlir::opsnn::selectMatmulTiles(const TargetDescription &target, int64_t m,
     MatmulTileConfig config;
     config.blockM = tile[0];
     config.blockN = tile[1];
-    config.blockK = k % 32 == 0 ? 32 : 16;
-    if (config.sharedBytes(elementBytes) > smemLimit)
-      config.blockK = 16;
-    if (config.sharedBytes(elementBytes) > smemLimit)
+    // Rule 5: the deepest pipeline that fits, BK = 32 (rule 3) then 16
+    // for each depth.
+    bool fits = false;
+    for (int64_t s = stages > 0 ? stages : 3; !fits && s >= 1; --s) {
+      for (int64_t bk : {k % 32 == 0 ? int64_t(32) : int64_t(16),
+                         int64_t(16)}) {
+        config.blockK = bk;
+        config.stages = stages > 0 ? s : std::min(s, k / bk);
+        if (config.sharedBytesAllStages(elementBytes) <= smemLimit) {
+          fits = true;
+          break;
+        }
+      }
+      if (stages > 0)
+        break;
+    }
+    if (!fits)
       continue;
     chooseWarpTile(config);
     int64_t blocks = (m / tile[0]) * (n / tile[1]);

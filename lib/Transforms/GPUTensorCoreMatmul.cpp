@@ -1,4 +1,4 @@
-//===- GPUTensorCoreMatmul.cpp - linalg.matmul to a tensor-core kernel ----===//
+//===- GPUTensorCoreMatmul.cpp - Matmul and conv to a tensor-core kernel --===//
 //
 // The first tensor-core path of the GPU pipeline: an f16 x f16 -> f32
 // linalg.matmul on buffers becomes a kernel with a thread-block tile staged
@@ -10,10 +10,20 @@
 // kernel as sequential loops (emulate-on-cpu), so the tiling, the copy
 // distribution and the fragment offsets run on the CPU against NumPy.
 //
+// NHWC convolutions run on the same kernel as implicit GEMMs
+// (TensorCoreConv.cpp): the output and filter are GEMM views, and only the
+// A copies differ, reading im2col chunks straight from the input.
+//
+// The accumulator init (a fill of a constant) and the elementwise consumers
+// (bias, residual, activation, cast) of a matmul or convolution are folded
+// into the kernel: see TensorCoreEpilogue.cpp.
+//
 //===----------------------------------------------------------------------===//
 
 #include "opsnn/Transforms/Passes.h"
 
+#include "TensorCoreConv.h"
+#include "TensorCoreEpilogue.h"
 #include "opsnn/Target/TargetDescription.h"
 #include "opsnn/Target/TensorCoreTiles.h"
 
@@ -54,6 +64,14 @@ constexpr int64_t kCopyElements = 8;
 struct TensorCoreMatmul {
   Value a, b, c;
   int64_t m, n, k;
+  /// B is stored N x K (an FHWC filter): staged as a BN x BK tile and read
+  /// as fragments without the transpose.
+  bool bTransposed = false;
+  /// For a convolution: `a` is its NHWC input, read as the implicit im2col
+  /// matrix through conv->inputIndexMaps; `b` and `c` are the GEMM views.
+  std::optional<ImplicitGemmConv> conv = std::nullopt;
+  /// The fill and the elementwise consumers the kernel absorbs.
+  TensorCoreEpilogue epilogue = {};
 };
 
 /// Builds the kernel body. The GPU form calls each piece once with the
@@ -63,7 +81,10 @@ class KernelBuilder {
 public:
   KernelBuilder(OpBuilder &b, Location loc, const TensorCoreMatmul &mm,
                 const MatmulTileConfig &cfg)
-      : b(b), loc(loc), mm(mm), cfg(cfg) {}
+      : b(b), loc(loc), mm(mm), cfg(cfg) {
+    if (mm.conv)
+      aIndexMaps = mm.conv->inputIndexMaps(b.getContext());
+  }
 
   int64_t numThreads() const { return cfg.numWarps() * kThreadsPerWarp; }
   int64_t fragsM() const { return cfg.warpM / kMmaM; }
@@ -97,23 +118,46 @@ public:
     return apply(getAffineSymbolExpr(0, b.getContext()) % y, {x});
   }
 
-  /// Shared-memory tiles of one stage (rows padded by cfg.sharedPad).
+  /// Shared-memory tiles of all the pipeline's stages: the leading
+  /// dimension is the stage (rows padded by cfg.sharedPad). One buffer with
+  /// a dynamic stage index rather than S attributions: the K loop stays a
+  /// loop (no unrolling by S) and ldmatrix takes the stage as one more index.
   MemRefType sharedTypeA(Attribute space) const {
-    return MemRefType::get({cfg.blockM, cfg.blockK + cfg.sharedPad},
+    return MemRefType::get({cfg.stages, cfg.blockM, cfg.blockK + cfg.sharedPad},
                            b.getF16Type(), MemRefLayoutAttrInterface(), space);
   }
   MemRefType sharedTypeB(Attribute space) const {
-    return MemRefType::get({cfg.blockK, cfg.blockN + cfg.sharedPad},
+    if (mm.bTransposed)
+      return MemRefType::get(
+          {cfg.stages, cfg.blockN, cfg.blockK + cfg.sharedPad}, b.getF16Type(),
+          MemRefLayoutAttrInterface(), space);
+    return MemRefType::get({cfg.stages, cfg.blockK, cfg.blockN + cfg.sharedPad},
                            b.getF16Type(), MemRefLayoutAttrInterface(), space);
   }
+
+  /// Emit the global-to-shared copies as nvgpu.device_async_copy (cp.async)
+  /// instead of vector transfers (the GPU form with to-nvgpu): the K loop
+  /// then commits and waits for its groups itself (see buildGPUKernel).
+  bool asyncCopies = false;
+  /// The tokens of the unguarded async copies emitted since the last
+  /// takeCopyTokens (the guarded ones' tokens stay in their scf.if: the
+  /// tokens order nothing after the NVVM lowering, the groups do).
+  SmallVector<Value> takeCopyTokens() { return std::exchange(copyTokens, {}); }
 
   /// The 16-byte copies of thread `tid` for the K step at `k0`: chunk
   /// c = i * threads + tid of the A tile (BK/8 chunks per row) and of the B
   /// tile (BN/8 per row), guarded when the chunks do not divide evenly.
-  void emitCopies(Value tid, Value bm0, Value bn0, Value k0, Value sA,
-                  Value sB) {
-    copyTile(tid, mm.a, sA, cfg.blockM, cfg.blockK, bm0, k0);
-    copyTile(tid, mm.b, sB, cfg.blockK, cfg.blockN, k0, bn0);
+  /// A convolution's A chunks come from its input (implicit im2col); a
+  /// transposed B is copied as a BN x BK tile (BK/8 chunks per row). The
+  /// tiles land in stage `stage` of sA and sB.
+  void emitCopies(Value tid, Value bm0, Value bn0, Value k0, Value stage,
+                  Value sA, Value sB) {
+    copyTile(tid, mm.a, sA, stage, cfg.blockM, cfg.blockK, bm0, k0,
+             aIndexMaps);
+    if (mm.bTransposed)
+      copyTile(tid, mm.b, sB, stage, cfg.blockN, cfg.blockK, bn0, k0);
+    else
+      copyTile(tid, mm.b, sB, stage, cfg.blockK, cfg.blockN, k0, bn0);
   }
 
   /// Origin of warp `warp`'s tile inside the block tile.
@@ -123,10 +167,18 @@ public:
   }
 
   /// The accumulator fragments (16x8 f32) of the warp tile at global
-  /// (row0, col0), read from C.
+  /// (row0, col0), read from C or, when C's fill is folded, the constant.
   SmallVector<Value> loadAccumulators(Value row0, Value col0) {
     SmallVector<Value> accs;
     auto type = VectorType::get({kMmaM, kMmaN}, b.getF32Type());
+    if (FloatAttr init = mm.epilogue.init) {
+      // One splat constant: upstream's mma.sync conversion maps it to the
+      // register fragments.
+      Value splat = arith::ConstantOp::create(
+          b, loc, type, DenseElementsAttr::get(type, Attribute(init)));
+      accs.assign(fragsPerWarp(), splat);
+      return accs;
+    }
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
     for (int64_t i = 0; i < fragsM(); ++i)
       for (int64_t j = 0; j < fragsN(); ++j)
@@ -137,27 +189,43 @@ public:
     return accs;
   }
 
+  /// The fragments' stores to C. With `applyEpilogue` (the CPU form) the
+  /// epilogue's stores replace them here; the GPU form keeps them for
+  /// TensorCoreEpilogue::rewriteProductStores after the nvgpu conversion,
+  /// which cannot map the payload ops onto register fragments.
   void storeAccumulators(ArrayRef<Value> accs, Value row0, Value col0) {
+    const TensorCoreEpilogue &ep = mm.epilogue;
     for (int64_t i = 0; i < fragsM(); ++i)
-      for (int64_t j = 0; j < fragsN(); ++j)
-        vector::TransferWriteOp::create(
-            b, loc, accs[i * fragsN() + j], mm.c,
-            ValueRange{add(row0, i * kMmaM), add(col0, j * kMmaN)},
-            ArrayRef<bool>{true, true});
+      for (int64_t j = 0; j < fragsN(); ++j) {
+        Value acc = accs[i * fragsN() + j];
+        Value row = add(row0, i * kMmaM), col = add(col0, j * kMmaN);
+        if (!applyEpilogue || !ep.hasStages() || ep.storeProduct)
+          vector::TransferWriteOp::create(b, loc, acc, mm.c,
+                                          ValueRange{row, col},
+                                          ArrayRef<bool>{true, true});
+        if (applyEpilogue && ep.hasStages())
+          ep.applyToFragment(b, loc, acc, row, col);
+      }
   }
 
+  /// Apply the epilogue where the accumulators are stored (CPU form).
+  bool applyEpilogue = false;
+
   /// One K step of a warp: for every k16 slice of the staged tiles, the
-  /// 16x16 A fragments and the 8x16 (transposed) B fragments at the warp
+  /// 16x16 A fragments and the 8x16 B fragments (read transposed from a
+  /// K x N tile, straight from an N x K one) at the warp
   /// origin (wm0, wn0) inside the block tile, one contraction per
-  /// accumulator fragment.
-  SmallVector<Value> warpStep(Value wm0, Value wn0, Value sA, Value sB,
-                              ArrayRef<Value> accs) {
+  /// accumulator fragment. The tiles are read from stage `stage`.
+  SmallVector<Value> warpStep(Value wm0, Value wn0, Value stage, Value sA,
+                              Value sB, ArrayRef<Value> accs) {
     SmallVector<Value> result(accs);
     Value pad = arith::ConstantOp::create(b, loc, b.getF16FloatAttr(0));
     auto aType = VectorType::get({kMmaM, kMmaK}, b.getF16Type());
     auto bType = VectorType::get({kMmaN, kMmaK}, b.getF16Type());
     MLIRContext *ctx = b.getContext();
-    AffineMap transpose = AffineMap::getPermutationMap(ArrayRef<unsigned>{1, 0}, ctx);
+    // (stage, k, n) -> (n, k): the B fragment of a K x N tile.
+    AffineMap transpose = AffineMap::get(
+        3, 0, {getAffineDimExpr(2, ctx), getAffineDimExpr(1, ctx)}, ctx);
     AffineExpr m, n, k;
     bindDims(ctx, m, n, k);
     auto maps = b.getAffineMapArrayAttr(
@@ -172,12 +240,19 @@ public:
       SmallVector<Value> fragA, fragB;
       for (int64_t i = 0; i < fragsM(); ++i)
         fragA.push_back(vector::TransferReadOp::create(
-            b, loc, aType, sA, ValueRange{add(wm0, i * kMmaM), kIdx}, pad,
-            ArrayRef<bool>{true, true}));
+            b, loc, aType, sA, ValueRange{stage, add(wm0, i * kMmaM), kIdx},
+            pad, ArrayRef<bool>{true, true}));
       for (int64_t j = 0; j < fragsN(); ++j)
-        fragB.push_back(vector::TransferReadOp::create(
-            b, loc, bType, sB, ValueRange{kIdx, add(wn0, j * kMmaN)}, pad,
-            transpose, ArrayRef<bool>{true, true}));
+        fragB.push_back(
+            mm.bTransposed
+                ? vector::TransferReadOp::create(
+                      b, loc, bType, sB,
+                      ValueRange{stage, add(wn0, j * kMmaN), kIdx}, pad,
+                      ArrayRef<bool>{true, true})
+                : vector::TransferReadOp::create(
+                      b, loc, bType, sB,
+                      ValueRange{stage, kIdx, add(wn0, j * kMmaN)}, pad,
+                      transpose, ArrayRef<bool>{true, true}));
       for (int64_t i = 0; i < fragsM(); ++i)
         for (int64_t j = 0; j < fragsN(); ++j) {
           Value &acc = result[i * fragsN() + j];
@@ -189,8 +264,13 @@ public:
   }
 
 private:
-  void copyTile(Value tid, Value src, Value dst, int64_t rows, int64_t cols,
-                Value row0, Value col0) {
+  /// Copies a rows x cols tile at (row0, col0) of the source matrix to
+  /// stage `stage` of `dst`. With `srcMaps` the matrix is implicit: element
+  /// (r, c) of it is src[srcMaps(r, c)] (one map per source dimension,
+  /// symbols r and c).
+  void copyTile(Value tid, Value src, Value dst, Value stage, int64_t rows,
+                int64_t cols, Value row0, Value col0,
+                ArrayRef<AffineMap> srcMaps = {}) {
     int64_t perRow = cols / kCopyElements;
     int64_t chunks = rows * perRow;
     int64_t threads = numThreads();
@@ -198,27 +278,43 @@ private:
     Value pad = arith::ConstantOp::create(b, loc, b.getF16FloatAttr(0));
     for (int64_t first = 0; first < chunks; first += threads) {
       Value chunk = add(tid, first);
-      auto emit = [&](OpBuilder &nested) {
+      auto emit = [&](OpBuilder &nested, bool guarded) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(nested.getInsertionBlock(),
                             nested.getInsertionPoint());
         Value row = div(chunk, perRow);
         Value col = mul(rem(chunk, perRow), kCopyElements);
-        Value v = vector::TransferReadOp::create(
-            b, loc, type, src, ValueRange{add(row0, row), add(col0, col)}, pad,
-            ArrayRef<bool>{true});
-        vector::TransferWriteOp::create(b, loc, v, dst, ValueRange{row, col},
+        SmallVector<Value> matrixIndices = {add(row0, row), add(col0, col)};
+        SmallVector<Value> srcIndices = matrixIndices;
+        if (!srcMaps.empty())
+          srcIndices = llvm::map_to_vector(srcMaps, [&](AffineMap map) {
+            return apply(map.getResult(0), matrixIndices);
+          });
+        SmallVector<Value> dstIndices = {stage, row, col};
+        if (asyncCopies) {
+          // What createAsyncGroups would make of the transfer pair.
+          Value token = nvgpu::DeviceAsyncCopyOp::create(
+              b, loc, dst, dstIndices, src, srcIndices,
+              b.getIndexAttr(kCopyElements), /*srcElements=*/Value(),
+              b.getUnitAttr());
+          if (!guarded)
+            copyTokens.push_back(token);
+          return;
+        }
+        Value v = vector::TransferReadOp::create(b, loc, type, src, srcIndices,
+                                                 pad, ArrayRef<bool>{true});
+        vector::TransferWriteOp::create(b, loc, v, dst, dstIndices,
                                         ArrayRef<bool>{true});
       };
       if (first + threads <= chunks) {
-        emit(b);
+        emit(b, /*guarded=*/false);
         continue;
       }
       // The last round has fewer chunks than threads.
       Value inRange = arith::CmpIOp::create(
           b, loc, arith::CmpIPredicate::ult, chunk, cst(chunks));
       scf::IfOp::create(b, loc, inRange, [&](OpBuilder &nested, Location) {
-        emit(nested);
+        emit(nested, /*guarded=*/true);
         scf::YieldOp::create(nested, loc);
       });
     }
@@ -228,6 +324,8 @@ private:
   Location loc;
   const TensorCoreMatmul &mm;
   const MatmulTileConfig &cfg;
+  SmallVector<AffineMap, 4> aIndexMaps;
+  SmallVector<Value> copyTokens;
 };
 
 } // namespace
@@ -256,15 +354,66 @@ static FailureOr<TensorCoreMatmul> matchTensorCoreMatmul(linalg::MatmulOp op) {
   MemRefType cType = memref(c, b.getF32Type());
   if (!aType || !bType || !cType)
     return failure();
-  return TensorCoreMatmul{a, bv, c, aType.getDimSize(0), bType.getDimSize(1),
-                          aType.getDimSize(1)};
+  TensorCoreMatmul mm{a, bv, c, aType.getDimSize(0), bType.getDimSize(1),
+                      aType.getDimSize(1)};
+  mm.epilogue = matchTensorCoreEpilogue(op, c, {{0}, {1}});
+  return mm;
 }
 
+/// A convolution the kernel runs as an implicit GEMM; `b` and `c` are still
+/// the filter and output buffers until buildImplicitGemmViews replaces them.
+static FailureOr<TensorCoreMatmul> matchTensorCoreConv(linalg::LinalgOp op) {
+  FailureOr<ImplicitGemmConv> conv = matchImplicitGemmConv(op);
+  if (failed(conv))
+    return failure();
+  TensorCoreMatmul mm{conv->input,  conv->filter, conv->output,
+                      conv->gemmM(), conv->gemmN(), conv->gemmK()};
+  mm.bTransposed = conv->filterFirst;
+  mm.conv = *conv;
+  // The consumers iterate over (n, oh, ow, f): rows (n, oh, ow), columns f.
+  mm.epilogue = matchTensorCoreEpilogue(op, conv->output, {{0, 1, 2}, {3}});
+  return mm;
+}
+
+/// gridDim.y's hardware limit (x allows 2^31 - 1); the M blocks go on y.
+constexpr int64_t kMaxGridY = 65535;
+
 /// The kernel as a gpu.launch (shared tiles as workgroup attributions).
+///
+/// The K loop is a software pipeline of S = cfg.stages shared-memory stages,
+/// step k (K offset k0 = k * BK) living in stage k mod S:
+///
+///   prologue: for s in 0 .. S-2: copy step s into stage s; commit group
+///   for k:    wait until at most S-2 groups are pending; barrier
+///             if k+S-1 < K/BK: copy step k+S-1 into stage (k+S-1) mod S
+///             commit group (empty past the end)
+///             warps compute on stage k mod S
+///
+/// Hazards, per stage: read after write: the copies of step k are group k
+/// (S-1 prologue groups, then one per iteration, every thread committing
+/// the same sequence, empty groups included, so the count is uniform);
+/// wait(S-2) at iteration k leaves only groups k+1 .. k+S-2 in flight, so
+/// this thread's copies of step k have landed, and the barrier after it
+/// makes every thread's copies visible before any warp reads the stage.
+/// Write after read: iteration k writes stage (k+S-1) mod S = (k-1) mod S,
+/// last read by the compute of iteration k-1, which every thread finished
+/// before reaching iteration k's barrier; the copies are issued after that
+/// barrier, so one barrier per step is enough. S = 1 has no stage to
+/// overlap with: copy, commit, wait(0), barrier, compute, barrier (the
+/// second barrier guards the next step's overwrite).
+///
+/// With `asyncCopies` the copies are emitted as nvgpu.device_async_copy
+/// with their own create_group/wait rather than left to
+/// nvgpu::createAsyncGroups: that utility puts a wait(0) right after every
+/// group (no overlap) and starts a new group at every scf.if (the guarded
+/// copies), so threads would commit different numbers of groups and no
+/// numGroups could be right for all of them.
 static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
                                     const TensorCoreMatmul &mm,
-                                    const MatmulTileConfig &cfg) {
+                                    const MatmulTileConfig &cfg,
+                                    bool asyncCopies) {
   KernelBuilder kb(b, loc, mm, cfg);
+  kb.asyncCopies = asyncCopies;
   auto shared = gpu::AddressSpaceAttr::get(b.getContext(),
                                            gpu::AddressSpace::Workgroup);
   Value one = kb.cst(1);
@@ -284,29 +433,103 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
   Value wm0 = origin.first, wn0 = origin.second;
   Value row0 = kb.add(bm0, wm0), col0 = kb.add(bn0, wn0);
   SmallVector<Value> accs = kb.loadAccumulators(row0, col0);
-  auto loop = scf::ForOp::create(
-      b, loc, kb.cst(0), kb.cst(mm.k), kb.cst(cfg.blockK), accs,
-      [&](OpBuilder &, Location, Value k0, ValueRange iterAccs) {
-        kb.emitCopies(tid, bm0, bn0, k0, sA, sB);
-        gpu::BarrierOp::create(b, loc);
-        SmallVector<Value> next =
-            kb.warpStep(wm0, wn0, sA, sB, llvm::to_vector(iterAccs));
-        // The next step's copies overwrite the tiles.
-        gpu::BarrierOp::create(b, loc);
-        scf::YieldOp::create(b, loc, next);
-      });
-  kb.storeAccumulators(llvm::to_vector_of<Value>(loop.getResults()), row0,
-                       col0);
+  int64_t stages = cfg.stages, steps = mm.k / cfg.blockK;
+  auto tokenType = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  // Commits the async copies issued since the last commit as one group.
+  auto commit = [&]() -> Value {
+    return nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType,
+                                                   kb.takeCopyTokens());
+  };
+  auto wait = [&](Value token, int64_t pending) {
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, token,
+                                     b.getI32IntegerAttr(pending));
+  };
+  scf::ForOp loop;
+  if (stages == 1) {
+    loop = scf::ForOp::create(
+        b, loc, kb.cst(0), kb.cst(mm.k), kb.cst(cfg.blockK), accs,
+        [&](OpBuilder &, Location, Value k0, ValueRange iterAccs) {
+          Value stage = kb.cst(0);
+          kb.emitCopies(tid, bm0, bn0, k0, stage, sA, sB);
+          if (asyncCopies)
+            wait(commit(), 0);
+          gpu::BarrierOp::create(b, loc);
+          SmallVector<Value> next =
+              kb.warpStep(wm0, wn0, stage, sA, sB, llvm::to_vector(iterAccs));
+          // The next step's copies overwrite the tiles.
+          gpu::BarrierOp::create(b, loc);
+          scf::YieldOp::create(b, loc, next);
+        });
+  } else {
+    // Prologue: steps 0 .. S-2, one group each (empty past K).
+    Value token;
+    for (int64_t s = 0; s + 1 < stages; ++s) {
+      if (s < steps)
+        kb.emitCopies(tid, bm0, bn0, kb.cst(s * cfg.blockK), kb.cst(s), sA,
+                      sB);
+      if (asyncCopies)
+        token = commit();
+    }
+    SmallVector<Value> inits(accs);
+    if (asyncCopies)
+      inits.push_back(token);
+    AffineExpr k0Expr = getAffineSymbolExpr(0, b.getContext());
+    loop = scf::ForOp::create(
+        b, loc, kb.cst(0), kb.cst(mm.k), kb.cst(cfg.blockK), inits,
+        [&](OpBuilder &, Location, Value k0, ValueRange iterArgs) {
+          ValueRange iterAccs = iterArgs.take_front(accs.size());
+          if (asyncCopies)
+            wait(iterArgs.back(), stages - 2);
+          gpu::BarrierOp::create(b, loc);
+          // Step k + S - 1 into stage (k + S - 1) mod S, if it exists.
+          Value nextK0 = kb.add(k0, (stages - 1) * cfg.blockK);
+          Value nextStage = kb.apply(
+              (k0Expr.floorDiv(cfg.blockK) + (stages - 1)) % stages, {k0});
+          Value inRange = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ult, nextK0, kb.cst(mm.k));
+          TypeRange ifTypes;
+          if (asyncCopies)
+            ifTypes = tokenType;
+          auto ifOp = scf::IfOp::create(b, loc, ifTypes, inRange,
+                                        /*withElseRegion=*/asyncCopies);
+          {
+            OpBuilder::InsertionGuard ifGuard(b);
+            b.setInsertionPointToStart(ifOp.thenBlock());
+            kb.emitCopies(tid, bm0, bn0, nextK0, nextStage, sA, sB);
+            if (asyncCopies) {
+              scf::YieldOp::create(b, loc, commit());
+              // Past the end: an empty group keeps the count uniform.
+              b.setInsertionPointToStart(ifOp.elseBlock());
+              scf::YieldOp::create(b, loc, commit());
+            }
+          }
+          Value stage =
+              kb.apply(k0Expr.floorDiv(cfg.blockK) % stages, {k0});
+          SmallVector<Value> next =
+              kb.warpStep(wm0, wn0, stage, sA, sB, llvm::to_vector(iterAccs));
+          if (asyncCopies)
+            next.push_back(ifOp.getResult(0));
+          scf::YieldOp::create(b, loc, next);
+        });
+  }
+  kb.storeAccumulators(
+      llvm::to_vector_of<Value>(loop.getResults().take_front(accs.size())),
+      row0, col0);
   gpu::TerminatorOp::create(b, loc);
   return launch;
 }
 
 /// The same kernel as sequential loops: blocks, then per K step every
-/// thread's copies and every warp's fragments, on plain buffers.
+/// thread's copies and every warp's fragments, on plain buffers. The stages
+/// are indexed as on the GPU: a prologue copies steps 0 .. S-2 into stages
+/// 0 .. S-2, iteration k copies step k+S-1 into stage (k+S-1) mod S (when
+/// it exists) and computes on stage k mod S; a wrong stage index reads
+/// another step's tiles and shows in the results.
 static void buildCPUEmulation(OpBuilder &b, Location loc,
                               const TensorCoreMatmul &mm,
                               const MatmulTileConfig &cfg) {
   KernelBuilder kb(b, loc, mm, cfg);
+  kb.applyEpilogue = true;
   Value sA = memref::AllocOp::create(b, loc, kb.sharedTypeA(Attribute()));
   Value sB = memref::AllocOp::create(b, loc, kb.sharedTypeB(Attribute()));
   Value c0 = kb.cst(0), c1 = kb.cst(1);
@@ -324,20 +547,45 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
                 accs, kb.loadAccumulators(kb.add(bm0, origins[w].first),
                                           kb.add(bn0, origins[w].second)));
           }
+          // Every thread's copies of the K step at k0 into `stage`.
+          auto copyStep = [&](Value k0, Value stage) {
+            scf::ForOp::create(
+                b, loc, c0, kb.cst(kb.numThreads()), c1, ValueRange{},
+                [&](OpBuilder &, Location, Value tid, ValueRange) {
+                  kb.emitCopies(tid, bm0, bn0, k0, stage, sA, sB);
+                  scf::YieldOp::create(b, loc);
+                });
+          };
+          int64_t stages = cfg.stages;
+          for (int64_t s = 0; s + 1 < stages && s * cfg.blockK < mm.k; ++s)
+            copyStep(kb.cst(s * cfg.blockK), kb.cst(s));
+          AffineExpr k0Expr = getAffineSymbolExpr(0, b.getContext());
           auto loop = scf::ForOp::create(
               b, loc, c0, kb.cst(mm.k), kb.cst(cfg.blockK), accs,
               [&](OpBuilder &, Location, Value k0, ValueRange iterAccs) {
-                scf::ForOp::create(
-                    b, loc, c0, kb.cst(kb.numThreads()), c1, ValueRange{},
-                    [&](OpBuilder &, Location, Value tid, ValueRange) {
-                      kb.emitCopies(tid, bm0, bn0, k0, sA, sB);
-                      scf::YieldOp::create(b, loc);
-                    });
+                Value nextK0 = kb.add(k0, (stages - 1) * cfg.blockK);
+                Value nextStage = kb.apply(
+                    (k0Expr.floorDiv(cfg.blockK) + (stages - 1)) % stages,
+                    {k0});
+                if (stages == 1) {
+                  copyStep(nextK0, nextStage);
+                } else {
+                  Value inRange = arith::CmpIOp::create(
+                      b, loc, arith::CmpIPredicate::ult, nextK0,
+                      kb.cst(mm.k));
+                  scf::IfOp::create(b, loc, inRange,
+                                    [&](OpBuilder &, Location) {
+                                      copyStep(nextK0, nextStage);
+                                      scf::YieldOp::create(b, loc);
+                                    });
+                }
+                Value stage =
+                    kb.apply(k0Expr.floorDiv(cfg.blockK) % stages, {k0});
                 SmallVector<Value> next;
                 for (int64_t w = 0; w < warps; ++w)
                   llvm::append_range(
                       next, kb.warpStep(origins[w].first, origins[w].second,
-                                        sA, sB,
+                                        stage, sA, sB,
                                         llvm::to_vector(iterAccs.slice(
                                             w * frags, frags))));
                 scf::YieldOp::create(b, loc, next);
@@ -356,11 +604,11 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
   memref::DeallocOp::create(b, loc, sB);
 }
 
-/// Upstream's nvgpu mapping of the kernel: global-to-shared vector copies
-/// to cp.async groups, fragments to ldmatrix + mma.sync.
+/// Upstream's nvgpu mapping of the kernel's fragments to ldmatrix +
+/// mma.sync. (The copies are already cp.async groups: buildGPUKernel emits
+/// them with the pipeline's waits instead of nvgpu::createAsyncGroups.)
 static LogicalResult lowerKernelToNVGPU(gpu::LaunchOp launch) {
   IRRewriter rewriter(launch.getContext());
-  nvgpu::createAsyncGroups(rewriter, launch, /*bypassL1=*/true);
   RewritePatternSet patterns(launch.getContext());
   populatePrepareVectorToMMAPatterns(patterns, /*useNvGpu=*/true);
   if (failed(applyPatternsGreedily(launch, std::move(patterns))))
@@ -384,57 +632,133 @@ struct GPUTensorCoreMatmulPass
           << "' (known: " << getKnownTargetNames() << ")";
       return signalPassFailure();
     }
-    if (!tiles.empty() && tiles.size() != 5) {
-      emitError(getOperation().getLoc())
-          << "tiles takes five sizes BM,BN,BK,WM,WN";
+    if (failed(verifyOptions()))
       return signalPassFailure();
-    }
-    SmallVector<linalg::MatmulOp> matmuls;
-    getOperation().walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
-    for (linalg::MatmulOp op : matmuls) {
-      FailureOr<TensorCoreMatmul> mm = matchTensorCoreMatmul(op);
+    SmallVector<linalg::LinalgOp> gemms;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::MatmulOp, linalg::Conv2DNhwcHwcfOp,
+              linalg::Conv2DNhwcFhwcOp>(op))
+        gemms.push_back(op);
+    });
+    for (linalg::LinalgOp op : gemms) {
+      auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation());
+      FailureOr<TensorCoreMatmul> mm =
+          matmul ? matchTensorCoreMatmul(matmul) : matchTensorCoreConv(op);
       if (failed(mm))
         continue;
-      std::optional<MatmulTileConfig> cfg = tileConfig(*mm);
+      std::optional<MatmulTileConfig> cfg;
+      if (failed(tileConfig(op, *mm, cfg)))
+        return signalPassFailure();
       if (!cfg) {
         LLVM_DEBUG(llvm::dbgs() << "no tiles divide " << mm->m << "x" << mm->n
                                 << "x" << mm->k << ": generic path\n");
         continue;
       }
-      LLVM_DEBUG(llvm::dbgs() << "tensor-core matmul " << mm->m << "x"
-                              << mm->n << "x" << mm->k << ": " << cfg->str()
-                              << "\n");
-      OpBuilder b(op);
+      if (mm->m / cfg->blockM > kMaxGridY) {
+        LLVM_DEBUG(llvm::dbgs() << mm->m / cfg->blockM
+                                << " row blocks exceed gridDim.y: generic "
+                                   "path\n");
+        continue;
+      }
+      LLVM_DEBUG(llvm::dbgs()
+                 << "tensor-core " << (mm->conv ? "conv " : "matmul ") << mm->m
+                 << "x" << mm->n << "x" << mm->k << ": " << cfg->str() << "\n");
+      if (!fuseEpilogue)
+        mm->epilogue = {};
+      OpBuilder b(mm->epilogue.anchor(op));
+      if (mm->conv)
+        std::tie(mm->b, mm->c) =
+            buildImplicitGemmViews(b, op.getLoc(), *mm->conv);
+      mm->epilogue.buildViews(b, op.getLoc());
       if (emulateOnCPU) {
         buildCPUEmulation(b, op.getLoc(), *mm, *cfg);
       } else {
-        gpu::LaunchOp launch = buildGPUKernel(b, op.getLoc(), *mm, *cfg);
+        gpu::LaunchOp launch =
+            buildGPUKernel(b, op.getLoc(), *mm, *cfg, /*asyncCopies=*/toNVGPU);
         if (toNVGPU && failed(lowerKernelToNVGPU(launch)))
           return signalPassFailure();
+        if (failed(mm->epilogue.rewriteProductStores(launch, mm->c)))
+          return signalPassFailure();
       }
-      op.erase();
+      mm->epilogue.eraseAbsorbed(op);
     }
   }
 
-  /// The heuristic's tiles, or the fixed ones if they fit the shape.
-  std::optional<MatmulTileConfig> tileConfig(const TensorCoreMatmul &mm) {
+  /// The shape-independent checks of `tiles` and `stages`, reported at the
+  /// function (the options are the pass's, not one op's).
+  LogicalResult verifyOptions() {
+    Location loc = getOperation().getLoc();
+    if (stages != -1 && stages < 1)
+      return emitError(loc) << "stages must be at least 1 (or -1 for the "
+                               "heuristic's), got "
+                            << int64_t(stages);
     if (tiles.empty())
-      return selectMatmulTiles(*lookupTarget(targetName), mm.m, mm.n, mm.k,
-                               /*elementBytes=*/2);
+      return success();
+    if (tiles.size() != 5)
+      return emitError(loc) << "tiles takes five sizes BM,BN,BK,WM,WN";
+    int64_t bm = tiles[0], bn = tiles[1], bk = tiles[2], wm = tiles[3],
+            wn = tiles[4];
+    auto bad = [&](StringRef what) {
+      return emitError(loc) << "tiles=" << bm << "," << bn << "," << bk << ","
+                            << wm << "," << wn << ": " << what;
+    };
+    if (bm <= 0 || bn <= 0 || bk <= 0 || wm <= 0 || wn <= 0)
+      return bad("every size must be positive");
+    if (wm % kMmaM || wn % kMmaN || bk % kMmaK)
+      return bad("WM must be a multiple of 16, WN of 8 and BK of 16 "
+                 "(mma.sync m16n8k16 fragments)");
+    if (bm % wm || bn % wn)
+      return bad("the warp tile WM x WN must divide the block tile BM x BN");
+    if ((bm / wm) * (bn / wn) * kThreadsPerWarp > 1024)
+      return bad("more than 1024 threads per block ((BM/WM) x (BN/WN) "
+                 "warps of 32)");
+    return success();
+  }
+
+  /// The heuristic's tiles (nullopt: no tiles divide the shape, the op
+  /// keeps the generic path), or the fixed ones, with their stages. Fixed
+  /// tiles or stages that do not fit this op are an error at the op.
+  LogicalResult tileConfig(linalg::LinalgOp op, const TensorCoreMatmul &mm,
+                           std::optional<MatmulTileConfig> &result) {
+    const TargetDescription target = *lookupTarget(targetName);
+    int64_t limit = tensorCoreSharedMemoryLimit(target);
+    constexpr int64_t elementBytes = 2;
+    int64_t forcedStages = stages > 0 ? int64_t(stages) : 0;
+    if (tiles.empty()) {
+      result = selectMatmulTiles(target, mm.m, mm.n, mm.k, elementBytes,
+                                 forcedStages);
+      if (!result && forcedStages &&
+          selectMatmulTiles(target, mm.m, mm.n, mm.k, elementBytes))
+        return op.emitError()
+               << "stages=" << forcedStages << ": no block tile's "
+               << forcedStages << " stages fit in " << limit
+               << " B of shared memory";
+      return success();
+    }
     MatmulTileConfig cfg;
     cfg.blockM = tiles[0];
     cfg.blockN = tiles[1];
     cfg.blockK = tiles[2];
     cfg.warpM = tiles[3];
     cfg.warpN = tiles[4];
-    bool valid = cfg.warpM % kMmaM == 0 && cfg.warpN % kMmaN == 0 &&
-                 cfg.blockK % kMmaK == 0 && cfg.warpM > 0 && cfg.warpN > 0 &&
-                 cfg.blockM % cfg.warpM == 0 && cfg.blockN % cfg.warpN == 0 &&
-                 mm.m % cfg.blockM == 0 && mm.n % cfg.blockN == 0 &&
-                 mm.k % cfg.blockK == 0;
-    if (!valid)
-      return std::nullopt;
-    return cfg;
+    if (mm.m % cfg.blockM || mm.n % cfg.blockN || mm.k % cfg.blockK)
+      return op.emitError()
+             << "tiles=" << cfg.blockM << "," << cfg.blockN << ","
+             << cfg.blockK << ",...: BM, BN and BK must divide the GEMM's M, "
+             << "N and K (" << mm.m << "x" << mm.n << "x" << mm.k << ")";
+    cfg.stages = forcedStages
+                     ? forcedStages
+                     : selectStages(cfg, mm.k, elementBytes, limit);
+    if (cfg.stages == 0 ||
+        cfg.sharedBytesAllStages(elementBytes) > limit)
+      return op.emitError()
+             << "tiles=" << cfg.blockM << "," << cfg.blockN << ","
+             << cfg.blockK << ",...: " << std::max<int64_t>(cfg.stages, 1)
+             << " stage(s) of " << cfg.sharedBytes(elementBytes)
+             << " B exceed the " << limit
+             << " B of shared memory a block may use";
+    result = cfg;
+    return success();
   }
 };
 } // namespace

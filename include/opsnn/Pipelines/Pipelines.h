@@ -30,6 +30,12 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
                      "(opsnn-gpu-tensor-core-matmul emulate-on-cpu; nothing "
                      "is vectorized beforehand). Empty: off"),
       llvm::cl::init("")};
+  PassOptions::Option<int64_t> emulateTensorCoreStages{
+      *this, "emulate-tensor-core-stages",
+      llvm::cl::desc("Pipeline stages of the emulated tensor-core kernel "
+                     "(opsnn-gpu-tensor-core-matmul stages); -1: the "
+                     "heuristic's"),
+      llvm::cl::init(-1)};
 };
 
 /// linalg-on-tensors (with layout/precision ops) -> LLVM dialect for the
@@ -68,6 +74,12 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::desc("f16 matmuls as tensor-core kernels (shared-memory "
                      "tiles, cp.async, ldmatrix, mma.sync; sm_80 and later)"),
       llvm::cl::init(false)};
+  PassOptions::Option<int64_t> tensorCoreStages{
+      *this, "tensor-core-stages",
+      llvm::cl::desc("cp.async pipeline stages of the tensor-core kernels "
+                     "(opsnn-gpu-tensor-core-matmul stages); -1: the "
+                     "heuristic's"),
+      llvm::cl::init(-1)};
 };
 
 /// linalg-on-tensors -> GPU kernels: our dialects lowered, bufferized,

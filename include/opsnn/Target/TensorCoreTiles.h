@@ -32,6 +32,10 @@ struct MatmulTileConfig {
   /// Extra elements at the end of every shared-memory row (keeps rows
   /// 16-byte aligned for cp.async/ldmatrix while spreading them over banks).
   int64_t sharedPad = 8;
+  /// Shared-memory stages of the K loop's software pipeline: the copies of
+  /// the next S-1 K steps are in flight (cp.async groups) while the warps
+  /// compute on the current one. 1: copy, wait, compute, no overlap.
+  int64_t stages = 1;
 
   int64_t warpsM() const { return blockM / warpM; }
   int64_t warpsN() const { return blockN / warpN; }
@@ -41,8 +45,25 @@ struct MatmulTileConfig {
     return (blockM * (blockK + sharedPad) + blockK * (blockN + sharedPad)) *
            elementBytes;
   }
+  /// Bytes of shared memory of all the stages.
+  int64_t sharedBytesAllStages(int64_t elementBytes) const {
+    return stages * sharedBytes(elementBytes);
+  }
   std::string str() const;
 };
+
+/// The shared memory one block of a tensor-core kernel may use on `target`:
+/// min(48 KiB, the target's shared memory per SM). 48 KiB is what a kernel
+/// gets without opting in to more dynamic shared memory
+/// (cuFuncSetAttribute(MaxDynamicSharedMemorySize), which the runtime does
+/// not call), so larger tiles or deeper pipelines are out of reach.
+int64_t tensorCoreSharedMemoryLimit(const TargetDescription &target);
+
+/// The deepest pipeline (3, then 2, then 1 stages) whose stages of `config`
+/// fit in `limit` bytes, at most K/BK stages (more would only hold empty
+/// groups); 0 when not even one stage fits. Rule 5 below.
+int64_t selectStages(const MatmulTileConfig &config, int64_t k,
+                     int64_t elementBytes, int64_t limit);
 
 /// Tile sizes for an M x N x K GEMM with `elementBytes`-byte inputs on
 /// `target`, or std::nullopt when M or N is not a multiple of 16/8 or K of
@@ -58,11 +79,18 @@ struct MatmulTileConfig {
 ///     on sm_80/sm_90) clamped to the block tile, and are halved (the larger
 ///     side in fragments first) until the block has 4 warps or the warp
 ///     tile is one fragment.
-///  5. One stage of A and B must fit in min(48 KiB, the target's shared
-///     memory per SM); otherwise BK drops to 16, then the next block tile.
+///  5. Stages: all S stages of A and B must fit in
+///     tensorCoreSharedMemoryLimit (min(48 KiB static, the target's shared
+///     memory per SM)). S = 3 is preferred (two K steps of copies in flight
+///     while the warps compute), then 2, then 1, never more than K/BK. For
+///     each S in that order, BK follows rule 3 and drops to 16 when the
+///     stages do not fit; when no S fits even with BK = 16, the next block
+///     tile is tried. (128x128 blocks: BK = 32 needs 18.5 KiB per stage, so
+///     S = 3 takes BK = 16: 3 x 10.25 KiB.) With `stages` > 0 only that S is
+///     tried.
 std::optional<MatmulTileConfig>
 selectMatmulTiles(const TargetDescription &target, int64_t m, int64_t n,
-                  int64_t k, int64_t elementBytes);
+                  int64_t k, int64_t elementBytes, int64_t stages = 0);
 
 } // namespace mlir::opsnn
 

@@ -818,15 +818,40 @@ def GPUAlignWorkgroupBuffersPass
 
 def GPUTensorCoreMatmulPass
     : Pass<"opsnn-gpu-tensor-core-matmul", "::mlir::func::FuncOp"> {
-  let summary = "Map f16 x f16 -> f32 linalg.matmul on buffers to a tensor-core kernel";
+  let summary = "Map f16 x f16 -> f32 linalg.matmul and NHWC convolution on "
+                "buffers to a tensor-core kernel";
   let description = [{
     The tensor-core path of the GPU pipeline (`--opsnn-lower-to-nvvm=
     "tensor-cores=true"` runs it after bufferization). Every `linalg.matmul`
     on static, identity-layout buffers with f16 inputs and an f32
     accumulator whose shape the tiles divide (M, N multiples of 16/8, K of
     16) becomes one kernel; other ops are left to the generic path. Tile
-    sizes come from `selectMatmulTiles` (lib/Target/TensorCoreTiles.cpp) for
-    `target` and the problem shape, or from `tiles`.
+    sizes and pipeline stages come from `selectMatmulTiles`
+    (include/opsnn/Target/TensorCoreTiles.h documents the rules) for
+    `target` and the problem shape, or from `tiles` and `stages`; a GEMM
+    with more than 65535 blocks of rows (the launch's y dimension) keeps the
+    generic path. Forced `tiles` must be positive, WM/WN/BK multiples of
+    16/8/16, divide BM x BN into at most 32 warps and divide every matched
+    GEMM's M, N and K; all stages must fit in min(48 KiB, the target's
+    shared memory per SM); `stages` must be at least 1. A violation is an
+    error naming the constraint (at the op when it depends on its shape).
+    Shared memory is static: more than 48 KiB per block would need
+    dynamic shared memory and cuFuncSetAttribute in the runtime, which
+    this path does not do.
+
+    `linalg.conv_2d_nhwc_hwcf` and `linalg.conv_2d_nhwc_fhwc` (f16 input and
+    filter, f32 output, static identity-layout buffers, any strides and
+    dilations, no padding: padding is a separate op before the convolution)
+    run on the same kernel as an implicit GEMM with M = N*OH*OW, N = F and
+    K = KH*KW*C, when C is a multiple of 8 and the tiles divide M, N and K.
+    The output is viewed as the row-major M x F matrix and the filter as
+    K x F (HWCF) or F x K (FHWC, staged as a BN x BK tile and read without
+    the transpose) through `memref.collapse_shape`; no im2col buffer is
+    built: each 16-byte copy of the A tile reads 8 channels
+    `input[n, oh*sh + kh*dh, ow*sw + kw*dw, c : c+8]`, with (n, oh, ow) and
+    (kh, kw, c) split from the row m and the column k by `affine.apply`
+    floordiv/mod, and still becomes a cp.async (C % 8 == 0 keeps a chunk
+    inside one filter tap and 16-byte aligned).
 
     The kernel: one thread block per BM x BN output tile, `numWarps x 32`
     threads. Each step of the K loop copies a BM x BK tile of A and a
@@ -835,17 +860,54 @@ def GPUTensorCoreMatmulPass
     accumulates its WM x WN tile as (WM/16) x (WN/8) `vector.contract`s of
     16x16 and 16x8 (B read transposed) fragments per k16 step; the
     accumulators stay in registers (`scf.for` iteration arguments) and are
-    written to C at the end. With `to-nvgpu` (default) upstream then turns
-    the global-to-shared copies into `nvgpu.device_async_copy` groups
-    (cp.async) and the fragments into `nvgpu.ldmatrix` and
-    `nvgpu.mma.sync` (m16n8k16, through `convert-vector-to-gpu`'s
-    `use-nvgpu` conversion).
+    written to C at the end. With `to-nvgpu` (default) the copies are
+    `nvgpu.device_async_copy` (cp.async, 16 bytes, L1 bypassed) and
+    upstream turns the fragments into `nvgpu.ldmatrix` and `nvgpu.mma.sync`
+    (m16n8k16, through `convert-vector-to-gpu`'s `use-nvgpu` conversion).
 
-    With `emulate-on-cpu` the same tiles, copies and fragment contractions
-    are emitted as sequential loops over blocks, threads and warps with
-    plain buffers instead of `gpu.launch`, so the CPU pipeline can run the
-    tiled algorithm against NumPy (`--opsnn-lower-to-cpu=
-    "emulate-tensor-core-matmul=true"`).
+    The K loop is a software pipeline of S = `stages` shared-memory stages
+    (the tiles have a leading stage dimension; K step k uses stage k mod S):
+    a prologue issues the copies of steps 0 .. S-2, one cp.async group each;
+    iteration k waits until at most S-2 groups are pending
+    (`nvgpu.device_async_wait {numGroups = S-2}`), synchronizes once,
+    issues the copies of step k+S-1 into stage (k+S-1) mod S (an empty
+    group past the end, so every thread commits the same number of groups)
+    and computes on stage k mod S while those copies are in flight. The one
+    barrier also protects the overwrite: stage (k+S-1) mod S was last read
+    in iteration k-1. `stages=1` is the unpipelined kernel: copy, wait for
+    all, barrier, compute, barrier. The heuristic takes 3 stages when they
+    fit (BK drops to 16 first), then 2, then 1.
+
+    With `fuse-epilogue` (default) the kernel also absorbs what surrounds
+    the matmul: a `linalg.fill` of a constant into C becomes the
+    accumulators' initial value (C is not read; the fill goes when nothing
+    reads C before the matmul), and the chain of elementwise
+    `linalg.generic`s that read the product through the identity map
+    (all-parallel over M x N, an arith/math payload, other operands through
+    projected permutations: bias, per-row, residual) is applied to the
+    fragments before they are stored, writing the last generic's output
+    instead of C. The kernel then sits where the last generic was; C (and
+    each intermediate buffer) is no longer written or allocated when
+    nothing else uses it. On the GPU the payload is applied to the per-lane
+    stores that the mma.sync conversion produces (it cannot map other ops
+    onto register fragments).
+
+    The same holds for a convolution on the implicit-GEMM path: the fill of
+    its NHWF output folds, and its consumers, which iterate over
+    (n, oh, ow, f), are applied in the GEMM's M x N space (M = N*OH*OW rows,
+    F columns) through `memref.collapse_shape` views: a per-channel bias
+    `(f)` reads column n, a residual through the identity map the M x N view
+    of its buffer. A consumer with an operand that reads the row dimensions
+    apart or out of order (e.g. `(n, ow, oh, f)`, or `(ow)` alone) keeps the
+    generic path.
+
+    With `emulate-on-cpu` the same tiles, copies (with the same stage
+    indices: prologue, then step k+S-1 into stage (k+S-1) mod S before the
+    warps compute on stage k mod S) and fragment contractions are emitted
+    as sequential loops over blocks, threads and warps with plain buffers
+    instead of `gpu.launch`, so the CPU pipeline can run the tiled
+    algorithm against NumPy (`--opsnn-lower-to-cpu=
+    "emulate-tensor-core-matmul=a100 emulate-tensor-core-stages=3"`).
 
     Before:
 
@@ -854,22 +916,24 @@ def GPUTensorCoreMatmulPass
                   outs(%c : memref<256x256xf32>)
     ```
 
-    After (tiles 128x128x32, warps 64x32, before the nvgpu conversion):
+    After (tiles 128x128x32, warps 64x32, `stages=1`, before the nvgpu
+    conversion; with S stages the tiles are memref<Sx128x40xf16> and
+    memref<Sx32x136xf16>):
 
     ```mlir
     gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c2, %gz = %c1)
                threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1)
-               workgroup(%sa : memref<128x40xf16, #gpu.address_space<workgroup>>,
-                         %sb : memref<32x136xf16, #gpu.address_space<workgroup>>) {
+               workgroup(%sa : memref<1x128x40xf16, #gpu.address_space<workgroup>>,
+                         %sb : memref<1x32x136xf16, #gpu.address_space<workgroup>>) {
       %acc0 = vector.transfer_read %c[...] : memref<256x256xf32>, vector<16x8xf32>
       ...
       %r:16 = scf.for %k = %c0 to %c128 step %c32 iter_args(...) {
         %v = vector.transfer_read %a[...] : memref<256x128xf16>, vector<8xf16>
-        vector.transfer_write %v, %sa[...] : vector<8xf16>, memref<128x40xf16, 3>
+        vector.transfer_write %v, %sa[%c0, ...] : vector<8xf16>, memref<1x128x40xf16, 3>
         ...
         gpu.barrier
-        %fa = vector.transfer_read %sa[...] : ..., vector<16x16xf16>
-        %fb = vector.transfer_read %sb[...] {permutation_map = (d0, d1) -> (d1, d0)}
+        %fa = vector.transfer_read %sa[%c0, ...] : ..., vector<16x16xf16>
+        %fb = vector.transfer_read %sb[%c0, ...] {permutation_map = (d0, d1, d2) -> (d2, d1)}
             : ..., vector<8x16xf16>
         %d = vector.contract ... %fa, %fb, %acc : vector<16x16xf16>, vector<8x16xf16>
             into vector<16x8xf32>
@@ -886,13 +950,22 @@ def GPUTensorCoreMatmulPass
     Option<"targetName", "target", "std::string", /*default=*/"\"a100\"",
            "Target whose SM count and shared memory the tile heuristic reads">,
     ListOption<"tiles", "tiles", "int64_t",
-               "Fixed tiles BM,BN,BK,WM,WN instead of the heuristic">,
+               "Fixed tiles BM,BN,BK,WM,WN instead of the heuristic (an "
+               "error when they break a constraint or do not divide a GEMM)">,
+    Option<"stages", "stages", "int64_t", /*default=*/"-1",
+           "Shared-memory stages of the K loop's cp.async pipeline (1: no "
+           "overlap of copies and math); -1: the heuristic's (3, else 2, "
+           "else 1, within 48 KiB)">,
     Option<"emulateOnCPU", "emulate-on-cpu", "bool", /*default=*/"false",
            "Emit sequential loops over blocks/threads/warps and plain buffers "
            "(runs on the CPU) instead of gpu.launch">,
     Option<"toNVGPU", "to-nvgpu", "bool", /*default=*/"true",
            "Convert copies to cp.async and fragments to ldmatrix/mma.sync "
-           "(GPU form only)">
+           "(GPU form only)">,
+    Option<"fuseEpilogue", "fuse-epilogue", "bool", /*default=*/"true",
+           "Fold C's constant fill into the accumulators and apply the "
+           "elementwise consumers of the product before the fragments are "
+           "stored">
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",

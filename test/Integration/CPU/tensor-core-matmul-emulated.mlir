@@ -4,8 +4,12 @@
 // for the GPU, as sequential loops (emulate-on-cpu), checked against NumPy.
 // Target "host" (2 SMs) picks the big tiles: 128x128x32 blocks, 64x32 warp
 // tiles, 8 warps (256 threads), two K steps, four blocks. The truncation
-// and the bias add take the ordinary path.
+// and the bias add take the ordinary path. The heuristic's pipeline has two
+// stages here (K = 64 is two K steps of 32); three stages force BK = 16
+// (four K steps, the copies of step k+2 into stage (k+2) mod 3).
 // RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-tensor-core-matmul=host}" %s
+// RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-tensor-core-matmul=host emulate-tensor-core-stages=2}" %s
+// RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-tensor-core-matmul=host emulate-tensor-core-stages=3}" %s
 // RUN: ops-nn-opt %s --opsnn-lower-to-cpu="emulate-tensor-core-matmul=host" | FileCheck %s
 // REF: out0 = (in0.astype(np.float32) @ in1.astype(np.float32) + in2).astype(np.float16)
 // TOL: 1e-3

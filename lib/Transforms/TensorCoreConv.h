@@ -1,0 +1,58 @@
+//===- TensorCoreConv.h - NHWC convolution as an implicit GEMM --*- C++ -*-===//
+//
+// The convolutions the tensor-core GEMM kernel (--opsnn-gpu-tensor-core-
+// matmul) runs as an implicit GEMM: M = N*OH*OW output pixels, N = F
+// filters, K = KH*KW*C. The output and the filter are row-major matrices
+// already (collapse_shape views); the A operand is the im2col matrix, never
+// materialized: the kernel's 16-byte copies read it straight from the NHWC
+// input through the index maps below. Private to lib/Transforms.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPSNN_LIB_TRANSFORMS_TENSORCORECONV_H
+#define OPSNN_LIB_TRANSFORMS_TENSORCORECONV_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace mlir::opsnn {
+
+/// An unpadded 2-D NHWC convolution, f16 input and filter, f32 output, on
+/// static identity-layout buffers, with C a multiple of 8 (a 16-byte chunk
+/// of the im2col row never crosses a (kh, kw) boundary).
+struct ImplicitGemmConv {
+  Value input;  // N x IH x IW x C, f16
+  Value filter; // KH x KW x C x F (HWCF) or F x KH x KW x C (FHWC), f16
+  Value output; // N x OH x OW x F, f32
+  int64_t batch = 0, outH = 0, outW = 0, kernelH = 0, kernelW = 0, channels = 0,
+          filters = 0;
+  int64_t strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
+  /// FHWC: the filter is the transposed B operand (F x K).
+  bool filterFirst = false;
+
+  int64_t gemmM() const { return batch * outH * outW; }
+  int64_t gemmN() const { return filters; }
+  int64_t gemmK() const { return kernelH * kernelW * channels; }
+
+  /// The input index [n, h, w, c] of im2col element (m, k), as four maps of
+  /// the symbols (s0 = m, s1 = k): m = (n, oh, ow), k = (kh, kw, c),
+  /// h = oh * sh + kh * dh, w = ow * sw + kw * dw.
+  SmallVector<AffineMap, 4> inputIndexMaps(MLIRContext *ctx) const;
+};
+
+/// The convolution as an implicit GEMM, or failure (with the reason under
+/// -debug-only=opsnn-gpu-tensor-core-matmul) for the ones the kernel does
+/// not handle: other layouts and types, dynamic or strided buffers, C not a
+/// multiple of 8.
+FailureOr<ImplicitGemmConv> matchImplicitGemmConv(linalg::LinalgOp op);
+
+/// The GEMM views of the filter (K x F for HWCF, F x K for FHWC) and of the
+/// output (M x F): memref.collapse_shape, no copies.
+std::pair<Value, Value> buildImplicitGemmViews(OpBuilder &b, Location loc,
+                                               const ImplicitGemmConv &conv);
+
+} // namespace mlir::opsnn
+
+#endif // OPSNN_LIB_TRANSFORMS_TENSORCORECONV_H

@@ -1,0 +1,754 @@
+//===- TensorCoreEpilogue.cpp - Init and consumers in the GEMM kernel -----===//
+//
+// The tensor-core GEMM kernel absorbs what surrounds its producer (a
+// linalg.matmul, or an NHWC convolution run as an implicit GEMM) after
+// bufferization: the `linalg.fill` of C (the accumulators start at the
+// constant) and the chain of elementwise `linalg.generic`s that read the
+// product (bias, residual, ReLU, GELU, the cast to f16), which then never
+// round-trips through global memory.
+//
+// The kernel works on an M x N matrix: C itself for a matmul, the
+// collapse_shape N*OH*OW x F view of a convolution's NHWF output. A
+// consumer of the convolution iterates over (n, oh, ow, f); it is fused
+// when every operand reads it in the same collapsed space: each group of
+// iteration dimensions that forms one GEMM dimension ((n, oh, ow) -> m,
+// (f) -> n) is read together and in order, or not at all. A per-channel
+// bias (f) then reads (n); a residual through the identity map reads the
+// M x N view of its buffer. An operand that reads, say, (ow, oh) would
+// need the row index split back into pixels: it keeps the generic path.
+//
+// Where the payload is applied: upstream's convertVectorToNVVMCompatible-
+// MMASync maps only transfers, contractions, splat constants and scf.for
+// onto the mma.sync register fragments; any other op on a fragment value
+// fails the whole conversion ("unhandled vector to mma type"). So the GPU
+// kernel is built and converted with the plain product stored to C, and
+// the epilogue is applied afterwards to the stores the conversion
+// produced: each lane's `vector.store %v, %C[%i, %j] : vector<2xf32>`
+// becomes the payload on %v, with the other operands loaded at the indices
+// their indexing maps give for (%i, %j..%j+1), stored to the output at
+// [%i, %j]. No shared-memory staging and no extra registers beyond the two
+// elements in flight. The CPU emulation (and the unconverted GPU form)
+// applies the same code to each 8-element row of a 16x8 fragment, so the
+// executed tests run the code the GPU uses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorCoreEpilogue.h"
+
+#include "mlir/Analysis/AliasAnalysis/LocalAliasAnalysis.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "opsnn-gpu-tensor-core-matmul"
+
+using namespace mlir;
+using namespace mlir::opsnn;
+
+//===----------------------------------------------------------------------===//
+// Matching
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// How an op (with what it contains) may access a buffer.
+struct Access {
+  bool read = false, write = false;
+};
+
+class EpilogueMatcher {
+public:
+  EpilogueMatcher(linalg::LinalgOp producer, Value product,
+                  ArrayRef<ReassociationIndices> gemmDims)
+      : matmul(producer), c(product), gemmDims(gemmDims) {}
+
+  TensorCoreEpilogue run();
+
+private:
+  void matchInit();
+  bool accept(linalg::GenericOp stage, ArrayRef<linalg::GenericOp> stages);
+  bool isFusable(linalg::GenericOp stage, Value current);
+  FailureOr<EpilogueOperand> gemmView(Value v, AffineMap map);
+  bool canMoveAcross(ArrayRef<linalg::GenericOp> stages);
+  bool computeStoreProduct(ArrayRef<linalg::GenericOp> stages);
+  SmallVector<Value> deadBuffers(ArrayRef<linalg::GenericOp> stages);
+  Access accessOf(Operation *op, Value buffer);
+  bool onlyUsedBy(Value buffer, ArrayRef<Operation *> ops);
+  bool mayAlias(Value x, Value y) { return !aa.alias(x, y).isNo(); }
+
+  /// The GEMM (matmul or convolution).
+  linalg::LinalgOp matmul;
+  /// Its output, the kernel's C (through an M x N view).
+  Value c;
+  /// C's dimensions grouped into the GEMM's rows and columns.
+  SmallVector<ReassociationIndices> gemmDims;
+  /// The fill C's init folds from, if any.
+  linalg::FillOp fill;
+  LocalAliasAnalysis aa;
+  TensorCoreEpilogue ep;
+};
+} // namespace
+
+static Value outputOf(linalg::GenericOp stage) {
+  return stage.getDpsInitOperand(0)->get();
+}
+
+/// A buffer this function allocates: memref.alloc, or gpu.alloc (the GPU
+/// pipeline makes its allocations host-shared).
+static bool isLocalBuffer(Value v) {
+  if (auto alloc = v.getDefiningOp<gpu::AllocOp>())
+    return !alloc.getAsyncToken();
+  return v.getDefiningOp<memref::AllocOp>() != nullptr;
+}
+
+static bool isDealloc(Operation *op) {
+  return isa<memref::DeallocOp, gpu::DeallocOp>(op);
+}
+
+Access EpilogueMatcher::accessOf(Operation *op, Value buffer) {
+  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+      getEffectsRecursively(op);
+  if (!effects)
+    return {true, true};
+  Access access;
+  for (const MemoryEffects::EffectInstance &effect : *effects) {
+    // An effect on no particular value may touch anything.
+    if (Value target = effect.getValue(); target && !mayAlias(target, buffer))
+      continue;
+    if (isa<MemoryEffects::Read>(effect.getEffect()))
+      access.read = true;
+    else if (isa<MemoryEffects::Write, MemoryEffects::Free>(effect.getEffect()))
+      access.write = true;
+  }
+  return access;
+}
+
+/// Whether every user of `buffer` is one of `ops` or a dealloc.
+bool EpilogueMatcher::onlyUsedBy(Value buffer, ArrayRef<Operation *> ops) {
+  return llvm::all_of(buffer.getUsers(), [&](Operation *user) {
+    return isDealloc(user) || llvm::is_contained(ops, user);
+  });
+}
+
+/// C's init: a fill of a constant, with nothing writing C in between.
+void EpilogueMatcher::matchInit() {
+  bool readInBetween = false;
+  for (Operation *op = matmul->getPrevNode(); op; op = op->getPrevNode()) {
+    auto fill = dyn_cast<linalg::FillOp>(op);
+    if (fill && fill.hasPureBufferSemantics() &&
+        fill.getDpsInitOperand(0)->get() == c) {
+      FloatAttr value;
+      if (!matchPattern(fill.getInputs()[0], m_Constant(&value)) ||
+          !value.getType().isF32()) {
+        LLVM_DEBUG(llvm::dbgs() << "C's fill is not an f32 constant: "
+                                   "accumulators read from C\n");
+        return;
+      }
+      ep.init = value;
+      this->fill = fill;
+      if (!readInBetween)
+        ep.deadFill = fill;
+      return;
+    }
+    Access access = accessOf(op, c);
+    if (access.write) {
+      LLVM_DEBUG(llvm::dbgs()
+                 << "C written before the matmul by " << op->getName()
+                 << ": accumulators read from C\n");
+      return;
+    }
+    readInBetween |= access.read;
+  }
+}
+
+/// The payload ops the epilogue applies to fragment rows: elementwise arith
+/// and math ops on scalars (each becomes the same op on vectors).
+static bool isEpiloguePayloadOp(Operation &op) {
+  if (isa<linalg::YieldOp>(op))
+    return true;
+  if (!isa_and_present<arith::ArithDialect, math::MathDialect>(
+          op.getDialect()) ||
+      op.getNumRegions() != 0 || !isMemoryEffectFree(&op))
+    return false;
+  if (!isa<arith::ConstantOp>(op) && !op.hasTrait<OpTrait::Elementwise>())
+    return false;
+  auto scalar = [](Type t) { return isa<IntegerType, FloatType>(t); };
+  return llvm::all_of(op.getOperandTypes(), scalar) &&
+         llvm::all_of(op.getResultTypes(), scalar);
+}
+
+/// Operand `v` read through `map` (a projected permutation of C's
+/// dimensions) in the M x N space: each group of gemmDims must appear as a
+/// run of consecutive results in order (one dimension of the view) or not
+/// at all; constant results stay. For a matmul every map qualifies as is.
+FailureOr<EpilogueOperand> EpilogueMatcher::gemmView(Value v, AffineMap map) {
+  auto type = cast<MemRefType>(v.getType());
+  MLIRContext *ctx = map.getContext();
+  SmallVector<int64_t> groupOf(map.getNumDims());
+  for (auto [g, group] : llvm::enumerate(gemmDims))
+    for (int64_t d : group)
+      groupOf[d] = g;
+  EpilogueOperand view{v, AffineMap(), {}};
+  SmallVector<AffineExpr> results;
+  bool collapses = false;
+  for (unsigned r = 0, e = map.getNumResults(); r < e;) {
+    auto dim = dyn_cast<AffineDimExpr>(map.getResult(r));
+    if (!dim) {
+      view.collapse.push_back({r});
+      results.push_back(map.getResult(r++));
+      continue;
+    }
+    int64_t g = groupOf[dim.getPosition()];
+    ArrayRef<int64_t> group = gemmDims[g];
+    ReassociationIndices run;
+    for (int64_t d : group) {
+      if (r >= e || map.getResult(r) != getAffineDimExpr(d, ctx))
+        return failure();
+      run.push_back(r++);
+    }
+    collapses |= run.size() > 1;
+    view.collapse.push_back(run);
+    results.push_back(getAffineDimExpr(g, ctx));
+  }
+  if (!collapses)
+    view.collapse.clear();
+  else if (!memref::CollapseShapeOp::isGuaranteedCollapsible(type,
+                                                             view.collapse))
+    return failure();
+  view.map = AffineMap::get(gemmDims.size(), 0, results, ctx);
+  return view;
+}
+
+/// The structure of one stage reading `current` (C or the previous stage's
+/// output): all-parallel over C's iteration space, one output shaped like C
+/// written through the identity map, `current` read only through the
+/// identity map, the other operands through projected permutations (bias,
+/// per-row, residual, transposed) that collapse to the M x N space, an
+/// elementwise arith/math payload. Records the operands' M x N views.
+bool EpilogueMatcher::isFusable(linalg::GenericOp stage, Value current) {
+  auto reject = [&](const Twine &why) {
+    LLVM_DEBUG(llvm::dbgs()
+               << "consumer not fused (" << why << "): " << stage << "\n");
+    return false;
+  };
+  auto cType = cast<MemRefType>(c.getType());
+  if (!stage.hasPureBufferSemantics() ||
+      stage.getNumLoops() != static_cast<unsigned>(cType.getRank()) ||
+      !stage.isAllParallelLoops())
+    return reject("not an all-parallel op on buffers over the product's "
+                  "dimensions");
+  if (stage.getStaticLoopRanges() != llvm::to_vector(cType.getShape()))
+    return reject("iteration space is not the product's");
+  if (stage.getNumDpsInits() != 1)
+    return reject("more than one output");
+  OpOperand *init = stage.getDpsInitOperand(0);
+  Value out = init->get();
+  auto outType = dyn_cast<MemRefType>(out.getType());
+  if (!outType || outType.getShape() != cType.getShape() ||
+      !outType.getLayout().isIdentity() ||
+      !isa<FloatType>(outType.getElementType()) ||
+      !stage.getMatchingIndexingMap(init).isIdentity())
+    return reject("output is not an identity-layout float buffer shaped "
+                  "like the product, written through the identity map");
+  if (out != current && mayAlias(out, current))
+    return reject("output overlaps the product");
+  if (out != current && !stage.getMatchingBlockArgument(init).use_empty())
+    return reject("payload reads the output's old value");
+  bool readsCurrent = out == current;
+  llvm::DenseMap<OpOperand *, EpilogueOperand> views;
+  FailureOr<EpilogueOperand> outView =
+      gemmView(out, stage.getMatchingIndexingMap(init));
+  if (failed(outView))
+    return reject("output does not collapse to the M x N view");
+  views[init] = *outView;
+  for (OpOperand *input : stage.getDpsInputOperands()) {
+    Value v = input->get();
+    AffineMap map = stage.getMatchingIndexingMap(input);
+    if (isa<MemRefType>(v.getType()) && mayAlias(v, current)) {
+      if (v != current || !map.isIdentity())
+        return reject("product read other than through the identity map");
+      readsCurrent = true;
+      continue;
+    }
+    if (auto type = dyn_cast<MemRefType>(v.getType())) {
+      if (!isa<IntegerType, FloatType>(type.getElementType()))
+        return reject("operand element type");
+      if (mayAlias(v, out) && (v != out || !map.isIdentity()))
+        return reject("operand overlaps the output");
+    } else if (!isa<IntegerType, FloatType>(v.getType())) {
+      return reject("non-scalar, non-buffer operand");
+    } else {
+      views[input] = EpilogueOperand{v, AffineMap(), {}};
+      continue;
+    }
+    if (!map.isProjectedPermutation(/*allowZeroInResults=*/true))
+      return reject("operand indexing map is not a projected permutation");
+    FailureOr<EpilogueOperand> view = gemmView(v, map);
+    if (failed(view))
+      return reject("operand map does not collapse to the M x N view (it "
+                    "reads the row dimensions apart or out of order)");
+    views[input] = *view;
+  }
+  if (!readsCurrent)
+    return reject("does not read the product");
+  for (Operation &op : stage.getRegion().front()) {
+    if (!isEpiloguePayloadOp(op))
+      return reject("payload op " + op.getName().getStringRef());
+    for (Value operand : op.getOperands())
+      if (operand.getParentRegion() != &stage.getRegion() &&
+          !isa<IntegerType, FloatType>(operand.getType()))
+        return reject("payload captures a non-scalar value");
+  }
+  for (auto &entry : views)
+    ep.operands[entry.first] = entry.second;
+  return true;
+}
+
+/// Whether the kernel still stores the plain product to C: unless C is a
+/// local buffer that only the matmul, its fill and the stages use, or the
+/// chain writes its result into C itself.
+bool EpilogueMatcher::computeStoreProduct(ArrayRef<linalg::GenericOp> stages) {
+  if (stages.empty() || outputOf(stages.back()) == c)
+    return stages.empty();
+  SmallVector<Operation *> users = {matmul};
+  if (fill)
+    users.push_back(fill);
+  llvm::append_range(users, stages);
+  return !isLocalBuffer(c) || !onlyUsedBy(c, users);
+}
+
+/// The buffers nobody writes any more once `stages` are fused: the
+/// intermediate outputs, and C when the product is not stored and C's
+/// initial value is not read (the fill folded into the accumulators).
+SmallVector<Value>
+EpilogueMatcher::deadBuffers(ArrayRef<linalg::GenericOp> stages) {
+  SmallVector<Value> dead;
+  if (stages.empty())
+    return dead;
+  Value last = outputOf(stages.back());
+  if (last != c && !computeStoreProduct(stages) && ep.init && ep.deadFill)
+    dead.push_back(c);
+  for (linalg::GenericOp stage : stages.drop_back())
+    if (Value v = outputOf(stage);
+        v != last && v != c && !llvm::is_contained(dead, v))
+      dead.push_back(v);
+  return dead;
+}
+
+/// Whether the kernel, which computes the matmul and `stages` at the last
+/// stage, sees the same memory there: nothing in between touches C or a
+/// stage's output, or writes A, B or a stage's other operands (deallocs of
+/// the buffers that go away are erased with them).
+bool EpilogueMatcher::canMoveAcross(ArrayRef<linalg::GenericOp> stages) {
+  SmallVector<Value> touched = {c}, readOnly = {matmul.getDpsInputs()[0],
+                                                matmul.getDpsInputs()[1]};
+  for (linalg::GenericOp stage : stages) {
+    touched.push_back(outputOf(stage));
+    for (Value input : stage.getDpsInputs())
+      if (isa<MemRefType>(input.getType()))
+        readOnly.push_back(input);
+  }
+  SmallVector<Value> dead = deadBuffers(stages);
+  for (Operation *op = matmul->getNextNode(); op != stages.back();
+       op = op->getNextNode()) {
+    if (llvm::is_contained(stages, op))
+      continue;
+    if (isDealloc(op) && llvm::any_of(op->getOperands(), [&](Value v) {
+          return llvm::is_contained(dead, v);
+        }))
+      continue;
+    for (Value v : touched) {
+      Access access = accessOf(op, v);
+      if (access.read || access.write) {
+        LLVM_DEBUG(llvm::dbgs() << "consumer not fused: " << op->getName()
+                                << " in between accesses a fused buffer\n");
+        return false;
+      }
+    }
+    for (Value v : readOnly)
+      if (accessOf(op, v).write) {
+        LLVM_DEBUG(llvm::dbgs() << "consumer not fused: " << op->getName()
+                                << " in between writes an operand\n");
+        return false;
+      }
+  }
+  return true;
+}
+
+bool EpilogueMatcher::accept(linalg::GenericOp stage,
+                             ArrayRef<linalg::GenericOp> stages) {
+  Value current = stages.empty() ? c : outputOf(stages.back());
+  if (!isFusable(stage, current))
+    return false;
+  // The kernel computes C and the earlier outputs in registers: a stage can
+  // read them only as the chain's current value (C may not even be stored,
+  // and another element of it may be another block's).
+  SmallVector<Value> computed = {c};
+  for (linalg::GenericOp s : stages)
+    computed.push_back(outputOf(s));
+  for (Value v : stage.getDpsInputs())
+    if (isa<MemRefType>(v.getType()) && !mayAlias(v, current) &&
+        llvm::any_of(computed, [&](Value x) { return mayAlias(v, x); })) {
+      LLVM_DEBUG(llvm::dbgs() << "consumer not fused: it reads an earlier "
+                                 "result of the chain\n");
+      return false;
+    }
+  Value out = outputOf(stage);
+  SmallVector<linalg::GenericOp> tentative(stages);
+  tentative.push_back(stage);
+  // An intermediate output must be a local buffer only the chain uses.
+  if (current != c && out != current &&
+      (!isLocalBuffer(current) ||
+       !onlyUsedBy(current, SmallVector<Operation *>(tentative.begin(),
+                                                     tentative.end())))) {
+    LLVM_DEBUG(llvm::dbgs() << "consumer not fused: the previous stage's "
+                               "output is read elsewhere\n");
+    return false;
+  }
+  // Every block writes its tile of the output while others still read A, B
+  // and the operands of the stages: no overlap.
+  if (out != current) {
+    SmallVector<Value> others = {matmul.getDpsInputs()[0],
+                                 matmul.getDpsInputs()[1], c};
+    for (linalg::GenericOp s : stages) {
+      others.push_back(outputOf(s));
+      llvm::append_range(others, s.getDpsInputs());
+    }
+    for (Value v : others)
+      if (isa<MemRefType>(v.getType()) && mayAlias(v, out)) {
+        LLVM_DEBUG(llvm::dbgs() << "consumer not fused: its output overlaps "
+                                   "an operand of the kernel\n");
+        return false;
+      }
+  }
+  return canMoveAcross(tentative);
+}
+
+TensorCoreEpilogue EpilogueMatcher::run() {
+  ep.product = c;
+  matchInit();
+  SmallVector<linalg::GenericOp> stages;
+  Operation *producer = matmul;
+  Value current = c;
+  // The next stage is the first op after the producer that touches its
+  // output; anything else there ends the chain.
+  for (Operation *op = producer->getNextNode(); op; op = op->getNextNode()) {
+    Access access = accessOf(op, current);
+    if (!access.read && !access.write)
+      continue;
+    auto stage = dyn_cast<linalg::GenericOp>(op);
+    if (!stage) {
+      LLVM_DEBUG(llvm::dbgs() << "epilogue ends at " << op->getName() << "\n");
+      break;
+    }
+    if (!accept(stage, stages))
+      break;
+    stages.push_back(stage);
+    current = outputOf(stage);
+  }
+  ep.storeProduct = computeStoreProduct(stages);
+  // Only the accepted stages' operands (a rejected stage recorded its own).
+  llvm::DenseMap<OpOperand *, EpilogueOperand> operands;
+  for (linalg::GenericOp stage : stages)
+    for (OpOperand &operand : stage->getOpOperands())
+      if (auto it = ep.operands.find(&operand);
+          it != ep.operands.end() &&
+          (&operand != stage.getDpsInitOperand(0) || stage == stages.back()))
+        operands[&operand] = it->second;
+  ep.operands = std::move(operands);
+  for (Value v : deadBuffers(stages))
+    ep.deadBuffers.push_back(v.getDefiningOp());
+  ep.stages = std::move(stages);
+  LLVM_DEBUG(llvm::dbgs() << "epilogue: init " << (ep.init ? "folded" : "read")
+                          << ", " << ep.stages.size() << " stage(s), product "
+                          << (ep.storeProduct ? "stored" : "not stored") << ", "
+                          << ep.deadBuffers.size() << " buffer(s) removed\n");
+  return ep;
+}
+
+TensorCoreEpilogue
+mlir::opsnn::matchTensorCoreEpilogue(linalg::LinalgOp producer, Value product,
+                                     ArrayRef<ReassociationIndices> gemmDims) {
+  return EpilogueMatcher(producer, product, gemmDims).run();
+}
+
+//===----------------------------------------------------------------------===//
+// Rewriting
+//===----------------------------------------------------------------------===//
+
+Value TensorCoreEpilogue::output() const {
+  if (!hasStages())
+    return product;
+  linalg::GenericOp last = stages.back();
+  return operands.lookup(last.getDpsInitOperand(0)).value;
+}
+
+void TensorCoreEpilogue::buildViews(OpBuilder &b, Location loc) {
+  // One view per buffer and grouping (a residual read by two stages, the
+  // output read back in place).
+  SmallVector<std::pair<EpilogueOperand, Value>> built;
+  for (auto &entry : operands) {
+    EpilogueOperand &operand = entry.second;
+    if (operand.collapse.empty())
+      continue;
+    auto same = [&](const std::pair<EpilogueOperand, Value> &other) {
+      return other.first.value == operand.value &&
+             other.first.collapse == operand.collapse;
+    };
+    Value view;
+    if (auto it = llvm::find_if(built, same); it != built.end()) {
+      view = it->second;
+    } else {
+      view = memref::CollapseShapeOp::create(b, loc, operand.value,
+                                             operand.collapse);
+      built.push_back({operand, view});
+    }
+    operand.value = view;
+    operand.collapse.clear();
+  }
+}
+
+Operation *TensorCoreEpilogue::anchor(Operation *matmul) const {
+  if (!hasStages())
+    return matmul;
+  linalg::GenericOp last = stages.back();
+  return last;
+}
+
+static Value addIndex(OpBuilder &b, Location loc, Value x, int64_t y) {
+  if (y == 0)
+    return x;
+  return affine::AffineApplyOp::create(
+      b, loc, AffineMap::get(0, 1, getAffineSymbolExpr(0, b.getContext()) + y),
+      ValueRange{x});
+}
+
+/// The alignment of an n-element access at column `col` of `memref` whose
+/// other indices are `indices`: the columns the kernel stores start at
+/// multiples of n (a lane's two elements at an even column, a CPU row at a
+/// multiple of 8), so with an offset and strides that are multiples of n
+/// too the access is n elements aligned, given a base aligned that much.
+/// Only claimed up to 8 bytes (the GPU lanes' vector<2xf32>/<2xf16>): every
+/// buffer is at least that aligned (memref.alloc 64, cudaMalloc 256, malloc
+/// 16), and wider CPU rows are fine unaligned. Without it the vector
+/// accesses are split into scalar ones.
+static llvm::MaybeAlign alignmentOf(MemRefType memref, unsigned colDim,
+                                    int64_t n) {
+  int64_t bytes = n * memref.getElementTypeBitWidth() / 8;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (bytes > 8 || bytes <= 0 ||
+      failed(memref.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) || offset % n != 0)
+    return std::nullopt;
+  for (auto [dim, stride] : llvm::enumerate(strides))
+    if (dim != colDim && (ShapedType::isDynamic(stride) || stride % n != 0))
+      return std::nullopt;
+  return llvm::Align(bytes);
+}
+
+/// The elements (row, col + 0 .. n-1) of the M x N space, read from the
+/// operand `v` (a buffer's M x N view, or a scalar) through `map`: a
+/// contiguous load when the column is the operand's innermost dimension, a
+/// broadcast when the operand does not depend on it, else one load per
+/// element.
+static Value loadOperand(OpBuilder &b, Location loc, const EpilogueOperand &op,
+                         Value row, Value col, int64_t n) {
+  assert(op.collapse.empty() && "buildViews did not run");
+  Value v = op.value;
+  AffineMap map = op.map;
+  auto memref = dyn_cast<MemRefType>(v.getType());
+  Type element = memref ? memref.getElementType() : v.getType();
+  auto vectorType = VectorType::get({n}, element);
+  if (!memref)
+    return vector::BroadcastOp::create(b, loc, vectorType, v);
+  SmallVector<Value> indices;
+  std::optional<unsigned> colDim;
+  for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+      indices.push_back(dim.getPosition() == 0 ? row : col);
+      if (dim.getPosition() == 1)
+        colDim = i;
+      continue;
+    }
+    indices.push_back(arith::ConstantIndexOp::create(
+        b, loc, cast<AffineConstantExpr>(expr).getValue()));
+  }
+  if (!colDim) {
+    Value scalar = memref::LoadOp::create(b, loc, v, indices);
+    return vector::BroadcastOp::create(b, loc, vectorType, scalar);
+  }
+  if (*colDim + 1 == static_cast<unsigned>(memref.getRank()) &&
+      memref.isLastDimUnitStride())
+    return vector::LoadOp::create(b, loc, vectorType, v, indices,
+                                  /*nontemporal=*/false,
+                                  alignmentOf(memref, *colDim, n));
+  SmallVector<Value> elements;
+  for (int64_t e = 0; e < n; ++e) {
+    indices[*colDim] = addIndex(b, loc, col, e);
+    elements.push_back(memref::LoadOp::create(b, loc, v, indices));
+  }
+  return vector::FromElementsOp::create(b, loc, vectorType, elements);
+}
+
+void TensorCoreEpilogue::applyAndStore(OpBuilder &b, Location loc, Value acc,
+                                       Value row, Value col) const {
+  int64_t n = cast<VectorType>(acc.getType()).getDimSize(0);
+  auto vectorize = [&](Type t) { return VectorType::get({n}, t); };
+  Value current = acc, currentBuffer = product;
+  for (linalg::GenericOp stage : stages) {
+    Block &body = stage.getRegion().front();
+    IRMapping mapping;
+    for (OpOperand *input : stage.getDpsInputOperands()) {
+      BlockArgument arg = stage.getMatchingBlockArgument(input);
+      if (input->get() == currentBuffer)
+        mapping.map(arg, current);
+      else if (!arg.use_empty())
+        mapping.map(arg,
+                    loadOperand(b, loc, operands.lookup(input), row, col, n));
+    }
+    // In place on the previous output: the old value is the product.
+    BlockArgument outArg =
+        stage.getMatchingBlockArgument(stage.getDpsInitOperand(0));
+    if (!outArg.use_empty())
+      mapping.map(outArg, current);
+    // Scalars from outside the payload are splats.
+    auto lookup = [&](Value v) {
+      if (Value mapped = mapping.lookupOrNull(v))
+        return mapped;
+      Value splat =
+          vector::BroadcastOp::create(b, loc, vectorize(v.getType()), v);
+      mapping.map(v, splat);
+      return splat;
+    };
+    for (Operation &op : body.without_terminator()) {
+      if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+        auto type = vectorize(constant.getType());
+        mapping.map(constant.getResult(),
+                    arith::ConstantOp::create(
+                        b, loc, type,
+                        DenseElementsAttr::get(type, constant.getValue())));
+        continue;
+      }
+      for (Value operand : op.getOperands())
+        lookup(operand);
+      Operation *vectorOp = b.clone(op, mapping);
+      for (OpResult result : vectorOp->getResults())
+        result.setType(vectorize(result.getType()));
+    }
+    current = lookup(body.getTerminator()->getOperand(0));
+    currentBuffer = outputOf(stage);
+  }
+  Value out = output();
+  vector::StoreOp::create(b, loc, current, out, ValueRange{row, col},
+                          /*nontemporal=*/false,
+                          alignmentOf(cast<MemRefType>(out.getType()),
+                                      /*colDim=*/1, n));
+}
+
+void TensorCoreEpilogue::applyToFragment(OpBuilder &b, Location loc, Value acc,
+                                         Value row, Value col) const {
+  for (int64_t r = 0, e = cast<VectorType>(acc.getType()).getDimSize(0); r < e;
+       ++r) {
+    Value elements =
+        vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{r});
+    applyAndStore(b, loc, elements, addIndex(b, loc, row, r), col);
+  }
+}
+
+/// One store of the product written by the kernel builder: a 16x8 fragment
+/// transfer_write (the CPU and unconverted GPU forms) or a lane's row of a
+/// fragment (after the nvgpu conversion).
+static LogicalResult rewriteOneProductStore(const TensorCoreEpilogue &ep,
+                                            Operation *store) {
+  OpBuilder b(store->getContext());
+  b.setInsertionPointAfter(store);
+  Location loc = store->getLoc();
+  if (auto rowStore = dyn_cast<vector::StoreOp>(store)) {
+    if (rowStore.getVectorType().getRank() != 1 ||
+        rowStore.getIndices().size() != 2)
+      return store->emitError("unexpected store of the product: ") << *store;
+    ep.applyAndStore(b, loc, rowStore.getValueToStore(),
+                     rowStore.getIndices()[0], rowStore.getIndices()[1]);
+  } else if (auto write = dyn_cast<vector::TransferWriteOp>(store)) {
+    VectorType type = write.getVectorType();
+    if (type.getRank() != 2 || !write.getPermutationMap().isMinorIdentity() ||
+        write.hasOutOfBoundsDim() || write.getMask() ||
+        write.getIndices().size() != 2)
+      return store->emitError("unexpected store of the product: ") << *store;
+    ep.applyToFragment(b, loc, write.getVector(), write.getIndices()[0],
+                       write.getIndices()[1]);
+  } else {
+    return store->emitError("unexpected store of the product: ") << *store;
+  }
+  if (!ep.storeProduct)
+    store->erase();
+  return success();
+}
+
+LogicalResult TensorCoreEpilogue::rewriteProductStores(Operation *kernel,
+                                                       Value c) const {
+  if (!hasStages())
+    return success();
+  SmallVector<Operation *> stores;
+  kernel->walk([&](Operation *op) {
+    if (op != kernel && hasEffect<MemoryEffects::Write>(op, c))
+      stores.push_back(op);
+  });
+  for (Operation *store : stores)
+    if (failed(rewriteOneProductStore(*this, store)))
+      return failure();
+  return success();
+}
+
+LogicalResult TensorCoreEpilogue::rewriteProductStore(Operation *store) const {
+  if (!hasStages())
+    return success();
+  return rewriteOneProductStore(*this, store);
+}
+
+void TensorCoreEpilogue::eraseAbsorbed(Operation *producer) const {
+  for (linalg::GenericOp stage : llvm::reverse(stages))
+    stage.erase();
+  producer->erase();
+  if (linalg::FillOp fill = deadFill)
+    fill.erase();
+  for (Operation *alloc : deadBuffers) {
+    Value buffer = alloc->getResult(0);
+    // The kernel's M x N view of a convolution's output it no longer
+    // writes.
+    for (Operation *user : llvm::make_early_inc_range(buffer.getUsers()))
+      if (isa<memref::CollapseShapeOp>(user) && user->use_empty())
+        user->erase();
+    if (!llvm::all_of(buffer.getUsers(), isDealloc))
+      continue; // Still used: keep it (never expected).
+    // An async gpu.dealloc goes only if whoever waits for it can wait for
+    // its one dependency instead.
+    auto waitedFor = [](Operation *dealloc) {
+      auto gpuDealloc = dyn_cast<gpu::DeallocOp>(dealloc);
+      return gpuDealloc && gpuDealloc.getAsyncToken() &&
+             !gpuDealloc.getAsyncToken().use_empty();
+    };
+    if (llvm::any_of(buffer.getUsers(), [&](Operation *dealloc) {
+          return waitedFor(dealloc) &&
+                 cast<gpu::DeallocOp>(dealloc).getAsyncDependencies().size() !=
+                     1;
+        }))
+      continue;
+    for (Operation *dealloc : llvm::make_early_inc_range(buffer.getUsers())) {
+      if (waitedFor(dealloc)) {
+        auto gpuDealloc = cast<gpu::DeallocOp>(dealloc);
+        gpuDealloc.getAsyncToken().replaceAllUsesWith(
+            gpuDealloc.getAsyncDependencies()[0]);
+      }
+      dealloc->erase();
+    }
+    alloc->erase();
+  }
+}

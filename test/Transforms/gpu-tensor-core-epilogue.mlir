@@ -1,0 +1,370 @@
+// The epilogue matching of --opsnn-gpu-tensor-core-matmul on buffers: what
+// keeps the fill or a consumer out of the kernel. The kernel is built
+// before the nvgpu conversion (to-nvgpu=false) to keep the IR short.
+// RUN: ops-nn-opt %s --opsnn-gpu-tensor-core-matmul="to-nvgpu=false tiles=32,16,32,16,8" -split-input-file | FileCheck %s
+
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (j)>
+
+// C is the caller's buffer: the kernel stores the product to C and the
+// consumer's result to D; the fill folds (C is not read).
+// CHECK-LABEL: func.func @product_is_an_argument
+// CHECK-NOT: linalg.fill
+// CHECK: %[[D:.+]] = memref.alloc() : memref<64x64xf16>
+// CHECK: gpu.launch
+// CHECK-NOT: vector.transfer_read {{.*}} : memref<64x64xf32>, vector<16x8xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<16x8xf32>, memref<64x64xf32>
+// CHECK: vector.store {{.*}}, %[[D]][{{.*}}] : memref<64x64xf16>, vector<8xf16>
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg.generic
+func.func @product_is_an_argument(%a: memref<64x32xf16>, %b: memref<32x64xf16>, %c: memref<64x64xf32>) -> memref<64x64xf16> {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x32xf16>, memref<32x64xf16>) outs(%c : memref<64x64xf32>)
+  %d = memref.alloc() : memref<64x64xf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<64x64xf32>) outs(%d : memref<64x64xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  }
+  return %d : memref<64x64xf16>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// The output is the caller's buffer too, which may overlap A, B or C (a
+// block would write its tile while others still read them): not fused.
+// CHECK-LABEL: func.func @output_is_an_argument
+// CHECK: gpu.launch
+// CHECK: vector.transfer_write {{.*}} : vector<16x8xf32>, memref<64x64xf32>
+// CHECK: gpu.terminator
+// CHECK: linalg.generic
+func.func @output_is_an_argument(%a: memref<64x32xf16>, %b: memref<32x64xf16>, %c: memref<64x64xf32>, %d: memref<64x64xf16>) {
+  linalg.matmul ins(%a, %b : memref<64x32xf16>, memref<32x64xf16>) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<64x64xf32>) outs(%d : memref<64x64xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (j)>
+
+// The bias is written between the matmul and the consumer: the kernel
+// cannot read it early, so the consumer stays and the kernel stores C.
+// CHECK-LABEL: func.func @bias_written_in_between
+// CHECK: gpu.launch
+// CHECK: vector.transfer_write {{.*}} : vector<16x8xf32>, memref<64x64xf32>
+// CHECK: gpu.terminator
+// CHECK: linalg.fill {{.*}} outs(%{{.*}} : memref<64xf32>)
+// CHECK: linalg.generic
+func.func @bias_written_in_between(%a: memref<64x32xf16>, %b: memref<32x64xf16>, %bias: memref<64xf32>) -> memref<64x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x32xf16>, memref<32x64xf16>) outs(%c : memref<64x64xf32>)
+  linalg.fill ins(%one : f32) outs(%bias : memref<64xf32>)
+  %d = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<64x64xf32>, memref<64xf32>) outs(%d : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return %d : memref<64x64xf32>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// C is read between its fill and the matmul: the accumulators still start
+// at the constant, but the fill stays for that reader.
+// CHECK-LABEL: func.func @fill_read_before_the_matmul
+// CHECK: linalg.fill
+// CHECK: memref.copy
+// CHECK: gpu.launch
+// CHECK-NOT: vector.transfer_read {{.*}} : memref<64x64xf32>, vector<16x8xf32>
+// CHECK: gpu.terminator
+func.func @fill_read_before_the_matmul(%a: memref<64x32xf16>, %b: memref<32x64xf16>, %c: memref<64x64xf32>) -> memref<64x64xf32> {
+  %two = arith.constant 2.0 : f32
+  %copy = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%two : f32) outs(%c : memref<64x64xf32>)
+  memref.copy %c, %copy : memref<64x64xf32> to memref<64x64xf32>
+  linalg.matmul ins(%a, %b : memref<64x32xf16>, memref<32x64xf16>) outs(%c : memref<64x64xf32>)
+  return %copy : memref<64x64xf32>
+}
+
+// -----
+
+// A fill of a value that is not a constant: the kernel reads C.
+// CHECK-LABEL: func.func @fill_of_an_argument
+// CHECK: linalg.fill
+// CHECK: gpu.launch
+// CHECK: vector.transfer_read {{.*}} : memref<64x64xf32>, vector<16x8xf32>
+func.func @fill_of_an_argument(%a: memref<64x32xf16>, %b: memref<32x64xf16>, %c: memref<64x64xf32>, %v: f32) {
+  linalg.fill ins(%v : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x32xf16>, memref<32x64xf16>) outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// The intermediate result of a chain is returned: the chain stops there
+// (the first generic is fused, the second stays).
+// CHECK-LABEL: func.func @intermediate_returned
+// CHECK: %[[MID:.+]] = memref.alloc() : memref<64x64xf32>
+// CHECK: gpu.launch
+// CHECK: arith.negf {{.*}} : vector<8xf32>
+// CHECK: vector.store {{.*}}, %[[MID]]
+// CHECK: gpu.terminator
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[MID]]
+// CHECK: math.exp
+func.func @intermediate_returned(%a: memref<64x32xf16>, %b: memref<32x64xf16>) -> (memref<64x64xf32>, memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x32xf16>, memref<32x64xf16>) outs(%c : memref<64x64xf32>)
+  %mid = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<64x64xf32>) outs(%mid : memref<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %n = arith.negf %x : f32
+    linalg.yield %n : f32
+  }
+  %d = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%mid : memref<64x64xf32>) outs(%d : memref<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  return %mid, %d : memref<64x64xf32>, memref<64x64xf32>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// The consumer's payload is not elementwise arith/math (it reads the
+// iteration index): not fused.
+// CHECK-LABEL: func.func @payload_uses_index
+// CHECK: gpu.launch
+// CHECK: vector.transfer_write {{.*}} : vector<16x8xf32>, memref<64x64xf32>
+// CHECK: gpu.terminator
+// CHECK: linalg.generic
+// CHECK: linalg.index
+func.func @payload_uses_index(%a: memref<64x32xf16>, %b: memref<32x64xf16>, %d: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x32xf16>, memref<32x64xf16>) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<64x64xf32>) outs(%d : memref<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %ii = arith.index_cast %i : index to i32
+    %f = arith.sitofp %ii : i32 to f32
+    %s = arith.addf %x, %f : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (j)>
+
+// The second consumer reads the product C again besides the chain's
+// current value: the kernel computes C in registers (and would not even
+// store it), so the chain stops after the first consumer, and C is stored
+// for the second.
+// CHECK-LABEL: func.func @product_read_again
+// CHECK: gpu.launch
+// CHECK: vector.transfer_write {{.*}} : vector<16x8xf32>, memref<64x64xf32>
+// CHECK: arith.addf {{.*}} : vector<8xf32>
+// CHECK: gpu.terminator
+// CHECK: linalg.generic
+// CHECK: arith.mulf
+func.func @product_read_again(%a: memref<64x32xf16>, %b: memref<32x64xf16>, %bias: memref<64xf32>) -> memref<64x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x32xf16>, memref<32x64xf16>) outs(%c : memref<64x64xf32>)
+  %t = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<64x64xf32>, memref<64xf32>) outs(%t : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  %d = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t, %c : memref<64x64xf32>, memref<64x64xf32>) outs(%d : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.mulf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return %d : memref<64x64xf32>
+}
+
+// -----
+
+#id = affine_map<(n, h, w, f) -> (n, h, w, f)>
+#ch = affine_map<(n, h, w, f) -> (f)>
+#pixel = affine_map<(n, h, w, f) -> (n, h, w)>
+
+// A convolution's consumers in its M x N space (M = N*OH*OW = 64, F = 64):
+// the per-channel bias reads column n, the per-pixel scale (an N x OH x OW
+// buffer) the row m of its collapsed view, the residual its M x N view. The
+// zero fill folds, the f32 output and its view go; the kernel stores f16 to
+// the M x N view of the consumer's output.
+// CHECK-LABEL: func.func @conv_consumers
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: memref<1x8x8x64xf32>
+// CHECK: %[[OUT:.+]] = memref.alloc() : memref<1x8x8x64xf16>
+// CHECK-DAG: %[[PIXEL:.+]] = memref.collapse_shape %arg3 {{\[\[}}0, 1, 2]] : memref<1x8x8xf32> into memref<64xf32>
+// CHECK-DAG: %[[RES:.+]] = memref.collapse_shape %arg4 {{\[\[}}0, 1, 2], [3]] : memref<1x8x8x64xf16> into memref<64x64xf16>
+// CHECK-DAG: %[[VIEW:.+]] = memref.collapse_shape %[[OUT]] {{\[\[}}0, 1, 2], [3]] : memref<1x8x8x64xf16> into memref<64x64xf16>
+// CHECK: gpu.launch
+// CHECK-NOT: vector.transfer_read {{.*}} vector<16x8xf32>
+// CHECK: scf.for
+// CHECK: vector.load %arg2[%{{.+}}] : memref<64xf32>, vector<8xf32>
+// CHECK: memref.load %[[PIXEL]][%{{.+}}] : memref<64xf32>
+// CHECK: vector.broadcast {{.*}} : f32 to vector<8xf32>
+// CHECK: vector.load %[[RES]][%{{.+}}, %{{.+}}] : memref<64x64xf16>, vector<8xf16>
+// CHECK: vector.store %{{.+}}, %[[VIEW]][%{{.+}}, %{{.+}}] : memref<64x64xf16>, vector<8xf16>
+// CHECK-NOT: memref<1x8x8x64xf32>
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg
+// CHECK: return %[[OUT]]
+func.func @conv_consumers(%in: memref<1x10x10x32xf16>, %f: memref<3x3x32x64xf16>, %bias: memref<64xf32>,
+                          %scale: memref<1x8x8xf32>, %res: memref<1x8x8x64xf16>) -> memref<1x8x8x64xf16> {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<1x8x8x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x8x8x64xf32>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %f : memref<1x10x10x32xf16>, memref<3x3x32x64xf16>) outs(%c : memref<1x8x8x64xf32>)
+  %out = memref.alloc() : memref<1x8x8x64xf16>
+  linalg.generic {indexing_maps = [#id, #ch, #pixel, #id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %bias, %scale, %res : memref<1x8x8x64xf32>, memref<64xf32>, memref<1x8x8xf32>, memref<1x8x8x64xf16>)
+      outs(%out : memref<1x8x8x64xf16>) {
+  ^bb0(%x: f32, %b: f32, %s: f32, %r: f16, %o: f16):
+    %y = arith.addf %x, %b : f32
+    %z = arith.mulf %y, %s : f32
+    %rr = arith.extf %r : f16 to f32
+    %w = arith.addf %z, %rr : f32
+    %t = arith.truncf %w : f32 to f16
+    linalg.yield %t : f16
+  }
+  memref.dealloc %c : memref<1x8x8x64xf32>
+  return %out : memref<1x8x8x64xf16>
+}
+
+// -----
+
+#id = affine_map<(n, h, w, f) -> (n, h, w, f)>
+#hw = affine_map<(n, h, w, f) -> (n, w, h, f)>
+
+// The residual is read with OH and OW swapped: row m of the M x N view is
+// not (n, oh, ow) of that buffer, so the consumer keeps the generic path
+// and the kernel stores the product through the output's view (its fill
+// still folded).
+// CHECK-LABEL: func.func @conv_consumer_swaps_oh_ow
+// CHECK-NOT: linalg.fill
+// CHECK: %[[VIEW:.+]] = memref.collapse_shape %{{.+}} {{\[\[}}0, 1, 2], [3]] : memref<1x8x8x64xf32> into memref<64x64xf32>
+// CHECK: gpu.launch
+// CHECK: vector.transfer_write {{.*}}, %[[VIEW]][{{.*}}] {{.*}} : vector<16x8xf32>, memref<64x64xf32>
+// CHECK: gpu.terminator
+// CHECK: linalg.generic
+func.func @conv_consumer_swaps_oh_ow(%in: memref<1x10x10x32xf16>, %f: memref<3x3x32x64xf16>,
+                                     %res: memref<1x8x8x64xf32>) -> memref<1x8x8x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<1x8x8x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x8x8x64xf32>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %f : memref<1x10x10x32xf16>, memref<3x3x32x64xf16>) outs(%c : memref<1x8x8x64xf32>)
+  %out = memref.alloc() : memref<1x8x8x64xf32>
+  linalg.generic {indexing_maps = [#id, #hw, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %res : memref<1x8x8x64xf32>, memref<1x8x8x64xf32>) outs(%out : memref<1x8x8x64xf32>) {
+  ^bb0(%x: f32, %r: f32, %o: f32):
+    %s = arith.addf %x, %r : f32
+    linalg.yield %s : f32
+  }
+  return %out : memref<1x8x8x64xf32>
+}
+
+// -----
+
+#id = affine_map<(n, h, w, f) -> (n, h, w, f)>
+#col = affine_map<(n, h, w, f) -> (w)>
+
+// An operand read per output column OW alone (not all of N, OH, OW): not
+// expressible in the M x N view either.
+// CHECK-LABEL: func.func @conv_consumer_per_column
+// CHECK: gpu.launch
+// CHECK: vector.transfer_write {{.*}} : vector<16x8xf32>, memref<64x64xf32>
+// CHECK: gpu.terminator
+// CHECK: linalg.generic
+func.func @conv_consumer_per_column(%in: memref<1x10x10x32xf16>, %f: memref<3x3x32x64xf16>,
+                                    %v: memref<8xf32>) -> memref<1x8x8x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<1x8x8x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x8x8x64xf32>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %f : memref<1x10x10x32xf16>, memref<3x3x32x64xf16>) outs(%c : memref<1x8x8x64xf32>)
+  %out = memref.alloc() : memref<1x8x8x64xf32>
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %v : memref<1x8x8x64xf32>, memref<8xf32>) outs(%out : memref<1x8x8x64xf32>) {
+  ^bb0(%x: f32, %r: f32, %o: f32):
+    %s = arith.addf %x, %r : f32
+    linalg.yield %s : f32
+  }
+  return %out : memref<1x8x8x64xf32>
+}
+
+// -----
+
+#id = affine_map<(n, h, w, f) -> (n, h, w, f)>
+#ch = affine_map<(n, h, w, f) -> (f)>
+
+// The same safety rules as for a matmul: the bias is written between the
+// convolution and its consumer, so the consumer stays; the output is the
+// caller's buffer, so the fill folds but the product is stored.
+// CHECK-LABEL: func.func @conv_bias_written_in_between
+// CHECK-NOT: linalg.fill {{.*}} memref<1x8x8x64xf32>
+// CHECK: gpu.launch
+// CHECK: vector.transfer_write {{.*}} : vector<16x8xf32>, memref<64x64xf32>
+// CHECK: gpu.terminator
+// CHECK: linalg.fill {{.*}} outs(%{{.*}} : memref<64xf32>)
+// CHECK: linalg.generic
+func.func @conv_bias_written_in_between(%in: memref<1x10x10x32xf16>, %f: memref<3x3x32x64xf16>, %bias: memref<64xf32>,
+                                        %c: memref<1x8x8x64xf32>) -> memref<1x8x8x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x8x8x64xf32>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %f : memref<1x10x10x32xf16>, memref<3x3x32x64xf16>) outs(%c : memref<1x8x8x64xf32>)
+  linalg.fill ins(%one : f32) outs(%bias : memref<64xf32>)
+  %out = memref.alloc() : memref<1x8x8x64xf32>
+  linalg.generic {indexing_maps = [#id, #ch, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %bias : memref<1x8x8x64xf32>, memref<64xf32>) outs(%out : memref<1x8x8x64xf32>) {
+  ^bb0(%x: f32, %b: f32, %o: f32):
+    %s = arith.addf %x, %b : f32
+    linalg.yield %s : f32
+  }
+  return %out : memref<1x8x8x64xf32>
+}
