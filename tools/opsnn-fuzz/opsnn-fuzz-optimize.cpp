@@ -20,6 +20,8 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <cstddef>
@@ -39,15 +41,31 @@ static DialectRegistry &getRegistry() {
 }
 
 /// Known crashes in upstream MLIR 22's parsers, outside ops-nn's code, that
-/// would otherwise end every long run: `linalg.reduce ... dimensions =` not
-/// followed by `[` makes ReduceOp::parse store a null attribute (stock
-/// mlir-opt-22 segfaults on it too).
+/// would otherwise end every long run: when the integer list after
+/// `linalg.reduce/broadcast ... dimensions =` or `linalg.transpose ...
+/// permutation =` fails to parse (no `[`, a stray byte inside, no `]`), the
+/// op's parser stores a null attribute and dereferences it (stock
+/// mlir-opt-22 segfaults on these inputs too). Inputs whose list is not a
+/// plain `[int, int, ...]` are skipped.
 static bool hitsKnownUpstreamParserCrash(llvm::StringRef text) {
-  for (size_t at = text.find("dimensions"); at != llvm::StringRef::npos;
-       at = text.find("dimensions", at + 1)) {
-    llvm::StringRef rest = text.drop_front(at + 10).ltrim();
-    if (rest.consume_front("=") && !rest.ltrim().starts_with("["))
-      return true;
+  auto isPlainIntegerList = [](llvm::StringRef rest) {
+    rest = rest.ltrim();
+    if (!rest.consume_front("["))
+      return false;
+    size_t close = rest.find(']');
+    if (close == llvm::StringRef::npos)
+      return false;
+    return llvm::all_of(rest.take_front(close), [](char c) {
+      return llvm::isDigit(c) || c == ',' || c == ' ' || c == '-';
+    });
+  };
+  for (llvm::StringRef keyword : {"dimensions", "permutation"}) {
+    for (size_t at = text.find(keyword); at != llvm::StringRef::npos;
+         at = text.find(keyword, at + 1)) {
+      llvm::StringRef rest = text.drop_front(at + keyword.size()).ltrim();
+      if (rest.consume_front("=") && !isPlainIntegerList(rest))
+        return true;
+    }
   }
   return false;
 }
