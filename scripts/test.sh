@@ -24,13 +24,18 @@ source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
 opsnn_setup
 
-if [ $sanitize -eq 1 ]; then
-  status=0
-  log "lit regression tests under ASan+UBSan"
+status=0
+# The lit and unit suites of the build in $OPSNN_BUILD_DIR; $1 says which.
+run_lit_and_unit_suites() {
+  log "lit regression tests (check-opsnn)$1"
   cmake --build "$OPSNN_BUILD_DIR" --target check-opsnn || status=1
-  log "unit tests under ASan+UBSan"
+  log "unit tests (opsnn-unittests, opsnn-runtime-unittests)$1"
   "$OPSNN_BUILD_DIR/bin/opsnn-unittests" --gtest_brief=1 || status=1
   "$OPSNN_BUILD_DIR/bin/opsnn-runtime-unittests" --gtest_brief=1 || status=1
+}
+
+if [ $sanitize -eq 1 ]; then
+  run_lit_and_unit_suites " under ASan+UBSan"
   # A fresh corpus and a fixed seed: the bounded run is the same sequence of
   # inputs everywhere (a slower machine runs a prefix of it within 120 s).
   # OPSNN_FUZZ_SECONDS=0 skips it (CI: the lit and unit suites only).
@@ -51,13 +56,7 @@ if [ $sanitize -eq 1 ]; then
   exit $status
 fi
 
-status=0
-log "lit regression tests (check-opsnn)"
-cmake --build "$OPSNN_BUILD_DIR" --target check-opsnn || status=1
-
-log "unit tests (opsnn-unittests, opsnn-runtime-unittests)"
-"$OPSNN_BUILD_DIR/bin/opsnn-unittests" --gtest_brief=1 || status=1
-"$OPSNN_BUILD_DIR/bin/opsnn-runtime-unittests" --gtest_brief=1 || status=1
+run_lit_and_unit_suites ""
 
 log "structured fuzzing: random linalg graphs, optimized vs not, executed (bounded)"
 python3 "$OPSNN_ROOT/scripts/fuzz_graphs.py" --count 200 --time-budget 60 \
