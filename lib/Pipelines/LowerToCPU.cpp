@@ -34,6 +34,7 @@ void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
     tensorCores.targetName = options.emulateTensorCoreMatmul;
     tensorCores.emulateOnCPU = true;
     tensorCores.stages = options.emulateTensorCoreStages;
+    tensorCores.allowTF32 = options.emulateTensorCoreTF32;
     pm.addNestedPass<func::FuncOp>(createGPUTensorCoreMatmulPass(tensorCores));
   }
 

@@ -114,6 +114,7 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
     // Tiles for the first built-in target of this chip (sm_90: h100).
     GPUTensorCoreMatmulPassOptions tensorCores;
     tensorCores.stages = options.tensorCoreStages;
+    tensorCores.allowTF32 = options.tensorCoreTF32;
     for (const TargetDescription &t : getBuiltinTargets())
       if (t.chip == options.chip.getValue()) {
         tensorCores.targetName = t.name;

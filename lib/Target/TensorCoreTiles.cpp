@@ -71,6 +71,7 @@ mlir::opsnn::selectMatmulTiles(const TargetDescription &target, int64_t m,
     if (m % tile[0] || n % tile[1])
       continue;
     MatmulTileConfig config;
+    config.sharedPad = kSharedPadBytes / elementBytes;
     config.blockM = tile[0];
     config.blockN = tile[1];
     // Rule 5: the deepest pipeline that fits, BK = 32 (rule 3) then 16

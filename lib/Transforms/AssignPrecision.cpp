@@ -77,6 +77,7 @@ struct AssignPrecisionPass
 
 private:
   LogicalResult parseOptions(func::FuncOp func);
+  void markTF32(func::FuncOp func);
   Category categoryOf(Operation *op, OpClass opClass) const;
   std::optional<std::string> rangeReason(Operation *op) const;
   LogicalResult rewrite(linalg::LinalgOp op, bool accumulateF32,
@@ -327,6 +328,37 @@ LogicalResult AssignPrecisionPass::rewrite(linalg::LinalgOp linalgOp,
   return success();
 }
 
+/// mode=tf32: storage stays FP32; every f32 convolution and contraction
+/// (but the first and last with keep-first-last-fp32) may run its
+/// operands as TF32 on tensor cores (`opsnn.tf32`, which
+/// --opsnn-gpu-tensor-core-matmul honours). TF32 keeps FP32's exponent
+/// range, so the value-range rules do not apply.
+void AssignPrecisionPass::markTF32(func::FuncOp func) {
+  SmallVector<linalg::LinalgOp> contractions;
+  func.walk([&](linalg::LinalgOp op) {
+    OpClass opClass = computeOpFingerprint(op).opClass;
+    if ((opClass == OpClass::Convolution || opClass == OpClass::Contraction) &&
+        op.hasPureTensorSemantics() &&
+        llvm::all_of(op.getDpsInputOperands(), [](OpOperand *operand) {
+          return isF32Tensor(operand->get().getType());
+        }))
+      contractions.push_back(op);
+  });
+  Builder b(func.getContext());
+  for (linalg::LinalgOp op : contractions) {
+    bool keep = keepFirstLastFP32 &&
+                (op == contractions.front() || op == contractions.back());
+    Type precision = keep ? Type(b.getF32Type()) : Type(b.getTF32Type());
+    StringRef reason = keep ? "keep-first-last-fp32" : "mode";
+    if (!keep)
+      op->setAttr("opsnn.tf32", b.getUnitAttr());
+    op->setAttr("precision.decision",
+                b.getDictionaryAttr(
+                    {b.getNamedAttr("precision", TypeAttr::get(precision)),
+                     b.getNamedAttr("reason", b.getStringAttr(reason))}));
+  }
+}
+
 void AssignPrecisionPass::relaxSignature(func::FuncOp func) {
   Block &entry = func.getBody().front();
   for (BlockArgument argument : entry.getArguments()) {
@@ -366,8 +398,10 @@ void AssignPrecisionPass::runOnOperation() {
       return signalPassFailure();
     return;
   }
+  if (mode == "tf32")
+    return markTF32(func);
   if (!low)
-    return; // fp32 / tf32: storage stays FP32
+    return; // fp32: nothing changes
 
   SmallVector<linalg::LinalgOp> ops;
   func.walk([&](linalg::LinalgOp op) {

@@ -24,6 +24,7 @@
 
 #include "TensorCoreConv.h"
 #include "TensorCoreEpilogue.h"
+#include "TensorCoreMmaTypes.h"
 #include "opsnn/Target/TargetDescription.h"
 #include "opsnn/Target/TensorCoreTiles.h"
 
@@ -32,6 +33,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -39,6 +41,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/Debug.h"
 
@@ -56,14 +59,17 @@ using namespace mlir::opsnn;
 namespace {
 
 constexpr int64_t kThreadsPerWarp = 32;
-/// Elements per 16-byte copy of f16 data (one cp.async).
-constexpr int64_t kCopyElements = 8;
+/// Bytes per global-to-shared copy (one cp.async).
+constexpr int64_t kCopyBytes = 16;
 
-/// A matmul the tensor-core kernel handles: C(MxN, f32) += A(MxK, f16) *
-/// B(KxN, f16), static identity-layout buffers.
+/// A matmul the tensor-core kernel handles: C(MxN, f32) += A(MxK) *
+/// B(KxN), A and B f16, bf16, or f32 run as TF32; static identity-layout
+/// buffers.
 struct TensorCoreMatmul {
   Value a, b, c;
   int64_t m, n, k;
+  /// The element type of A and B.
+  Type elementType;
   /// B is stored N x K (an FHWC filter): staged as a BN x BK tile and read
   /// as fragments without the transpose.
   bool bTransposed = false;
@@ -87,6 +93,13 @@ public:
   }
 
   int64_t numThreads() const { return cfg.numWarps() * kThreadsPerWarp; }
+  int64_t elementBytes() const {
+    return mm.elementType.getIntOrFloatBitWidth() / 8;
+  }
+  /// Elements per cp.async: 8 (f16, bf16) or 4 (f32).
+  int64_t copyElements() const { return kCopyBytes / elementBytes(); }
+  /// K of one fragment: 16 (m16n8k16, f16/bf16) or 8 (m16n8k8, tf32).
+  int64_t mmaK() const { return mmaFragmentK(elementBytes()); }
   int64_t fragsM() const { return cfg.warpM / kMmaM; }
   int64_t fragsN() const { return cfg.warpN / kMmaN; }
   int64_t fragsPerWarp() const { return fragsM() * fragsN(); }
@@ -122,18 +135,26 @@ public:
   /// dimension is the stage (rows padded by cfg.sharedPad). One buffer with
   /// a dynamic stage index rather than S attributions: the K loop stays a
   /// loop (no unrolling by S) and ldmatrix takes the stage as one more index.
-  MemRefType sharedTypeA(Attribute space) const {
+  MemRefType sharedTypeA(Attribute space, Type element) const {
     return MemRefType::get({cfg.stages, cfg.blockM, cfg.blockK + cfg.sharedPad},
-                           b.getF16Type(), MemRefLayoutAttrInterface(), space);
+                           element, MemRefLayoutAttrInterface(), space);
   }
-  MemRefType sharedTypeB(Attribute space) const {
+  MemRefType sharedTypeB(Attribute space, Type element) const {
     if (mm.bTransposed)
       return MemRefType::get(
-          {cfg.stages, cfg.blockN, cfg.blockK + cfg.sharedPad}, b.getF16Type(),
+          {cfg.stages, cfg.blockN, cfg.blockK + cfg.sharedPad}, element,
           MemRefLayoutAttrInterface(), space);
     return MemRefType::get({cfg.stages, cfg.blockK, cfg.blockN + cfg.sharedPad},
-                           b.getF16Type(), MemRefLayoutAttrInterface(), space);
+                           element, MemRefLayoutAttrInterface(), space);
   }
+
+  /// The element type the fragments are read as. The GPU form reads bf16
+  /// tiles as f16 (same bits): upstream's fragment conversion handles f16
+  /// only, and rewriteBF16MmaSync gives the mma.sync its real type.
+  Type fragmentType;
+  /// Truncate the f32 fragments to TF32 (the CPU form: what mma.sync .tf32
+  /// does with operands not rounded beforehand).
+  bool truncateToTF32 = false;
 
   /// Emit the global-to-shared copies as nvgpu.device_async_copy (cp.async)
   /// instead of vector transfers (the GPU form with to-nvgpu): the K loop
@@ -219,9 +240,12 @@ public:
   SmallVector<Value> warpStep(Value wm0, Value wn0, Value stage, Value sA,
                               Value sB, ArrayRef<Value> accs) {
     SmallVector<Value> result(accs);
-    Value pad = arith::ConstantOp::create(b, loc, b.getF16FloatAttr(0));
-    auto aType = VectorType::get({kMmaM, kMmaK}, b.getF16Type());
-    auto bType = VectorType::get({kMmaN, kMmaK}, b.getF16Type());
+    Type element = fragmentType ? fragmentType : mm.elementType;
+    Value pad =
+        arith::ConstantOp::create(b, loc, b.getFloatAttr(element, 0.0));
+    int64_t fragK = mmaK();
+    auto aType = VectorType::get({kMmaM, fragK}, element);
+    auto bType = VectorType::get({kMmaN, fragK}, element);
     MLIRContext *ctx = b.getContext();
     // (stage, k, n) -> (n, k): the B fragment of a K x N tile.
     AffineMap transpose = AffineMap::get(
@@ -235,7 +259,7 @@ public:
         {vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel),
          vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel),
          vector::IteratorTypeAttr::get(ctx, vector::IteratorType::reduction)});
-    for (int64_t kk = 0; kk < cfg.blockK; kk += kMmaK) {
+    for (int64_t kk = 0; kk < cfg.blockK; kk += fragK) {
       Value kIdx = cst(kk);
       SmallVector<Value> fragA, fragB;
       for (int64_t i = 0; i < fragsM(); ++i)
@@ -253,6 +277,12 @@ public:
                       b, loc, bType, sB,
                       ValueRange{stage, kIdx, add(wn0, j * kMmaN)}, pad,
                       transpose, ArrayRef<bool>{true, true}));
+      if (truncateToTF32) {
+        for (Value &frag : fragA)
+          frag = truncateFragmentToTF32(frag);
+        for (Value &frag : fragB)
+          frag = truncateFragmentToTF32(frag);
+      }
       for (int64_t i = 0; i < fragsM(); ++i)
         for (int64_t j = 0; j < fragsN(); ++j) {
           Value &acc = result[i * fragsN() + j];
@@ -264,6 +294,19 @@ public:
   }
 
 private:
+  /// Clears the 13 low mantissa bits of every f32 element: TF32.
+  Value truncateFragmentToTF32(Value frag) {
+    auto type = cast<VectorType>(frag.getType());
+    auto intType = type.clone(b.getI32Type());
+    Value bits = arith::BitcastOp::create(b, loc, intType, frag);
+    Value mask = arith::ConstantOp::create(
+        b, loc, intType,
+        DenseElementsAttr::get(intType,
+                               b.getI32IntegerAttr(int32_t(0xFFFFE000))));
+    return arith::BitcastOp::create(
+        b, loc, type, arith::AndIOp::create(b, loc, bits, mask));
+  }
+
   /// Copies a rows x cols tile at (row0, col0) of the source matrix to
   /// stage `stage` of `dst`. With `srcMaps` the matrix is implicit: element
   /// (r, c) of it is src[srcMaps(r, c)] (one map per source dimension,
@@ -271,11 +314,13 @@ private:
   void copyTile(Value tid, Value src, Value dst, Value stage, int64_t rows,
                 int64_t cols, Value row0, Value col0,
                 ArrayRef<AffineMap> srcMaps = {}) {
-    int64_t perRow = cols / kCopyElements;
+    int64_t copyWidth = copyElements();
+    int64_t perRow = cols / copyWidth;
     int64_t chunks = rows * perRow;
     int64_t threads = numThreads();
-    auto type = VectorType::get({kCopyElements}, b.getF16Type());
-    Value pad = arith::ConstantOp::create(b, loc, b.getF16FloatAttr(0));
+    auto type = VectorType::get({copyWidth}, mm.elementType);
+    Value pad = arith::ConstantOp::create(
+        b, loc, b.getFloatAttr(mm.elementType, 0.0));
     for (int64_t first = 0; first < chunks; first += threads) {
       Value chunk = add(tid, first);
       auto emit = [&](OpBuilder &nested, bool guarded) {
@@ -283,7 +328,7 @@ private:
         b.setInsertionPoint(nested.getInsertionBlock(),
                             nested.getInsertionPoint());
         Value row = div(chunk, perRow);
-        Value col = mul(rem(chunk, perRow), kCopyElements);
+        Value col = mul(rem(chunk, perRow), copyWidth);
         SmallVector<Value> matrixIndices = {add(row0, row), add(col0, col)};
         SmallVector<Value> srcIndices = matrixIndices;
         if (!srcMaps.empty())
@@ -295,7 +340,7 @@ private:
           // What createAsyncGroups would make of the transfer pair.
           Value token = nvgpu::DeviceAsyncCopyOp::create(
               b, loc, dst, dstIndices, src, srcIndices,
-              b.getIndexAttr(kCopyElements), /*srcElements=*/Value(),
+              b.getIndexAttr(copyWidth), /*srcElements=*/Value(),
               b.getUnitAttr());
           if (!guarded)
             copyTokens.push_back(token);
@@ -331,7 +376,8 @@ private:
 } // namespace
 
 /// The matmuls this path handles; the rest keep the generic path.
-static FailureOr<TensorCoreMatmul> matchTensorCoreMatmul(linalg::MatmulOp op) {
+static FailureOr<TensorCoreMatmul> matchTensorCoreMatmul(linalg::MatmulOp op,
+                                                        bool allowTF32) {
   if (!op.hasPureBufferSemantics())
     return failure();
   if (op.hasUserDefinedMaps()) {
@@ -349,31 +395,49 @@ static FailureOr<TensorCoreMatmul> matchTensorCoreMatmul(linalg::MatmulOp op) {
   Value a = op.getDpsInputOperand(0)->get();
   Value bv = op.getDpsInputOperand(1)->get();
   Value c = op.getDpsInitOperand(0)->get();
-  MemRefType aType = memref(a, b.getF16Type());
-  MemRefType bType = memref(bv, b.getF16Type());
+  Type element = getElementTypeOrSelf(a.getType());
+  if (!element.isF16() && !element.isBF16() &&
+      !(allowTF32 && element.isF32())) {
+    LLVM_DEBUG(llvm::dbgs() << "matmul on " << element
+                            << " (f32 needs allow-tf32): generic path\n");
+    return failure();
+  }
+  MemRefType aType = memref(a, element);
+  MemRefType bType = memref(bv, element);
   MemRefType cType = memref(c, b.getF32Type());
   if (!aType || !bType || !cType)
     return failure();
-  TensorCoreMatmul mm{a, bv, c, aType.getDimSize(0), bType.getDimSize(1),
-                      aType.getDimSize(1)};
+  TensorCoreMatmul mm{a,
+                      bv,
+                      c,
+                      aType.getDimSize(0),
+                      bType.getDimSize(1),
+                      aType.getDimSize(1),
+                      element};
   mm.epilogue = matchTensorCoreEpilogue(op, c, {{0}, {1}});
   return mm;
 }
 
 /// A convolution the kernel runs as an implicit GEMM; `b` and `c` are still
 /// the filter and output buffers until buildImplicitGemmViews replaces them.
-static FailureOr<TensorCoreMatmul> matchTensorCoreConv(linalg::LinalgOp op) {
-  FailureOr<ImplicitGemmConv> conv = matchImplicitGemmConv(op);
+static FailureOr<TensorCoreMatmul> matchTensorCoreConv(linalg::LinalgOp op,
+                                                      bool allowTF32) {
+  FailureOr<ImplicitGemmConv> conv = matchImplicitGemmConv(op, allowTF32);
   if (failed(conv))
     return failure();
-  TensorCoreMatmul mm{conv->input,  conv->filter, conv->output,
-                      conv->gemmM(), conv->gemmN(), conv->gemmK()};
+  TensorCoreMatmul mm{conv->input,   conv->filter,  conv->output,
+                      conv->gemmM(), conv->gemmN(), conv->gemmK(),
+                      conv->elementType};
   mm.bTransposed = conv->filterFirst;
   mm.conv = *conv;
   // The consumers iterate over (n, oh, ow, f): rows (n, oh, ow), columns f.
   mm.epilogue = matchTensorCoreEpilogue(op, conv->output, {{0, 1, 2}, {3}});
   return mm;
 }
+
+/// Unit attribute on a linalg op: its f32 operands may run as TF32 (set by
+/// --opsnn-assign-precision="mode=tf32").
+constexpr StringLiteral kTF32Attr = "opsnn.tf32";
 
 /// gridDim.y's hardware limit (x allows 2^31 - 1); the M blocks go on y.
 constexpr int64_t kMaxGridY = 65535;
@@ -416,16 +480,42 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
   kb.asyncCopies = asyncCopies;
   auto shared = gpu::AddressSpaceAttr::get(b.getContext(),
                                            gpu::AddressSpace::Workgroup);
+  MemRefType typeA = kb.sharedTypeA(shared, mm.elementType);
+  MemRefType typeB = kb.sharedTypeB(shared, mm.elementType);
+  // bf16 fragments are read as f16 (see KernelBuilder::fragmentType) once
+  // they go to nvgpu: the tiles are byte buffers with a bf16 view for the
+  // copies (cp.async copies between equal types) and an f16 view for the
+  // fragments.
+  bool bf16AsF16 = asyncCopies && mm.elementType.isBF16();
+  auto bytes = [&](MemRefType type) {
+    return MemRefType::get({type.getNumElements() * kb.elementBytes()},
+                           b.getI8Type(), MemRefLayoutAttrInterface(), shared);
+  };
+  SmallVector<Type> attributions = {typeA, typeB};
+  if (bf16AsF16)
+    attributions = {bytes(typeA), bytes(typeB)};
   Value one = kb.cst(1);
   auto launch = gpu::LaunchOp::create(
       b, loc, kb.cst(mm.n / cfg.blockN), kb.cst(mm.m / cfg.blockM), one,
       kb.cst(kb.numThreads()), one, one, /*dynamicSharedMemorySize=*/nullptr,
-      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
-      TypeRange{kb.sharedTypeA(shared), kb.sharedTypeB(shared)});
+      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, attributions);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&launch.getBody().front());
   Value sA = launch.getWorkgroupAttributions()[0];
   Value sB = launch.getWorkgroupAttributions()[1];
+  Value fragA = sA, fragB = sB;
+  if (bf16AsF16) {
+    Value zero = kb.cst(0);
+    auto view = [&](Value buffer, MemRefType type) -> Value {
+      return memref::ViewOp::create(b, loc, type, buffer, zero, ValueRange{});
+    };
+    Type f16 = b.getF16Type();
+    fragA = view(sA, kb.sharedTypeA(shared, f16));
+    fragB = view(sB, kb.sharedTypeB(shared, f16));
+    sA = view(sA, typeA);
+    sB = view(sB, typeB);
+    kb.fragmentType = f16;
+  }
   Value bn0 = kb.mul(launch.getBlockIds().x, cfg.blockN);
   Value bm0 = kb.mul(launch.getBlockIds().y, cfg.blockM);
   Value tid = launch.getThreadIds().x;
@@ -454,8 +544,8 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
           if (asyncCopies)
             wait(commit(), 0);
           gpu::BarrierOp::create(b, loc);
-          SmallVector<Value> next =
-              kb.warpStep(wm0, wn0, stage, sA, sB, llvm::to_vector(iterAccs));
+          SmallVector<Value> next = kb.warpStep(wm0, wn0, stage, fragA, fragB,
+                                                llvm::to_vector(iterAccs));
           // The next step's copies overwrite the tiles.
           gpu::BarrierOp::create(b, loc);
           scf::YieldOp::create(b, loc, next);
@@ -505,8 +595,8 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
           }
           Value stage =
               kb.apply(k0Expr.floorDiv(cfg.blockK) % stages, {k0});
-          SmallVector<Value> next =
-              kb.warpStep(wm0, wn0, stage, sA, sB, llvm::to_vector(iterAccs));
+          SmallVector<Value> next = kb.warpStep(wm0, wn0, stage, fragA, fragB,
+                                                llvm::to_vector(iterAccs));
           if (asyncCopies)
             next.push_back(ifOp.getResult(0));
           scf::YieldOp::create(b, loc, next);
@@ -530,8 +620,11 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
                               const MatmulTileConfig &cfg) {
   KernelBuilder kb(b, loc, mm, cfg);
   kb.applyEpilogue = true;
-  Value sA = memref::AllocOp::create(b, loc, kb.sharedTypeA(Attribute()));
-  Value sB = memref::AllocOp::create(b, loc, kb.sharedTypeB(Attribute()));
+  kb.truncateToTF32 = mm.elementType.isF32();
+  Value sA = memref::AllocOp::create(
+      b, loc, kb.sharedTypeA(Attribute(), mm.elementType));
+  Value sB = memref::AllocOp::create(
+      b, loc, kb.sharedTypeB(Attribute(), mm.elementType));
   Value c0 = kb.cst(0), c1 = kb.cst(1);
   int64_t warps = cfg.numWarps(), frags = kb.fragsPerWarp();
   auto blockLoops = [&](OpBuilder &, Location, Value by, ValueRange) {
@@ -642,8 +735,10 @@ struct GPUTensorCoreMatmulPass
     });
     for (linalg::LinalgOp op : gemms) {
       auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation());
-      FailureOr<TensorCoreMatmul> mm =
-          matmul ? matchTensorCoreMatmul(matmul) : matchTensorCoreConv(op);
+      bool tf32 = allowTF32 || op->hasAttr(kTF32Attr);
+      FailureOr<TensorCoreMatmul> mm = matmul
+                                           ? matchTensorCoreMatmul(matmul, tf32)
+                                           : matchTensorCoreConv(op, tf32);
       if (failed(mm))
         continue;
       std::optional<MatmulTileConfig> cfg;
@@ -678,6 +773,8 @@ struct GPUTensorCoreMatmulPass
         if (toNVGPU && failed(lowerKernelToNVGPU(launch)))
           return signalPassFailure();
         if (failed(mm->epilogue.rewriteProductStores(launch, mm->c)))
+          return signalPassFailure();
+        if (toNVGPU && failed(finalizeMmaOperandTypes(launch, mm->elementType)))
           return signalPassFailure();
       }
       mm->epilogue.eraseAbsorbed(op);
@@ -722,7 +819,7 @@ struct GPUTensorCoreMatmulPass
                            std::optional<MatmulTileConfig> &result) {
     const TargetDescription target = *lookupTarget(targetName);
     int64_t limit = tensorCoreSharedMemoryLimit(target);
-    constexpr int64_t elementBytes = 2;
+    int64_t elementBytes = mm.elementType.getIntOrFloatBitWidth() / 8;
     int64_t forcedStages = stages > 0 ? int64_t(stages) : 0;
     if (tiles.empty()) {
       result = selectMatmulTiles(target, mm.m, mm.n, mm.k, elementBytes,
@@ -736,6 +833,7 @@ struct GPUTensorCoreMatmulPass
       return success();
     }
     MatmulTileConfig cfg;
+    cfg.sharedPad = kSharedPadBytes / elementBytes;
     cfg.blockM = tiles[0];
     cfg.blockN = tiles[1];
     cfg.blockK = tiles[2];

@@ -9,6 +9,7 @@
 #include "TensorCoreConv.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "opsnn-gpu-tensor-core-matmul"
@@ -16,8 +17,8 @@
 using namespace mlir;
 using namespace mlir::opsnn;
 
-/// Elements per 16-byte copy of f16 data: the kernel's copy granule.
-static constexpr int64_t kChunkElements = 8;
+/// Bytes per copy (one cp.async): the kernel's copy granule.
+static constexpr int64_t kChunkBytes = 16;
 
 SmallVector<AffineMap, 4>
 ImplicitGemmConv::inputIndexMaps(MLIRContext *ctx) const {
@@ -40,7 +41,7 @@ static MemRefType staticBuffer(Value v, Type element) {
 }
 
 FailureOr<ImplicitGemmConv>
-mlir::opsnn::matchImplicitGemmConv(linalg::LinalgOp op) {
+mlir::opsnn::matchImplicitGemmConv(linalg::LinalgOp op, bool allowTF32) {
   auto reject = [](const char *why) {
     LLVM_DEBUG(llvm::dbgs() << "conv: " << why << ": generic path\n");
     return failure();
@@ -64,11 +65,18 @@ mlir::opsnn::matchImplicitGemmConv(linalg::LinalgOp op) {
   conv.filter = op.getDpsInputOperand(1)->get();
   conv.output = op.getDpsInitOperand(0)->get();
   Builder b(op.getContext());
-  MemRefType inType = staticBuffer(conv.input, b.getF16Type());
-  MemRefType filterType = staticBuffer(conv.filter, b.getF16Type());
+  conv.elementType = getElementTypeOrSelf(conv.input.getType());
+  if (!conv.elementType.isF16() && !conv.elementType.isBF16() &&
+      !(allowTF32 && conv.elementType.isF32()))
+    return reject(conv.elementType.isF32()
+                      ? "f32 inputs and TF32 not allowed"
+                      : "input type not f16/bf16 (or f32 as TF32)");
+  MemRefType inType = staticBuffer(conv.input, conv.elementType);
+  MemRefType filterType = staticBuffer(conv.filter, conv.elementType);
   MemRefType outType = staticBuffer(conv.output, b.getF32Type());
   if (!inType || !filterType || !outType)
-    return reject("not f16 x f16 -> f32 on static identity-layout buffers");
+    return reject("not an f32-accumulating convolution on static "
+                  "identity-layout buffers of one input type");
 
   ArrayRef<int64_t> in = inType.getShape(), filter = filterType.getShape(),
                     out = outType.getShape();
@@ -104,9 +112,11 @@ mlir::opsnn::matchImplicitGemmConv(linalg::LinalgOp op) {
       (conv.outW - 1) * conv.strideW + (conv.kernelW - 1) * conv.dilationW >=
           in[2])
     return reject("inconsistent shapes");
-  if (conv.channels % kChunkElements)
-    return reject("C is not a multiple of 8 (a 16-byte im2col chunk would "
-                  "cross a filter tap)");
+  int64_t chunkElements =
+      kChunkBytes * 8 / conv.elementType.getIntOrFloatBitWidth();
+  if (conv.channels % chunkElements)
+    return reject("C is not a multiple of 16 bytes (a 16-byte im2col chunk "
+                  "would cross a filter tap)");
   return conv;
 }
 

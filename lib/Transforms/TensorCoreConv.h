@@ -19,13 +19,15 @@
 
 namespace mlir::opsnn {
 
-/// An unpadded 2-D NHWC convolution, f16 input and filter, f32 output, on
-/// static identity-layout buffers, with C a multiple of 8 (a 16-byte chunk
-/// of the im2col row never crosses a (kh, kw) boundary).
+/// An unpadded 2-D NHWC convolution, input and filter of one element type
+/// (f16, bf16, or f32 run as TF32), f32 output, on static identity-layout
+/// buffers, with C a multiple of the elements in 16 bytes (8, or 4 for f32:
+/// a 16-byte chunk of the im2col row never crosses a (kh, kw) boundary).
 struct ImplicitGemmConv {
-  Value input;  // N x IH x IW x C, f16
-  Value filter; // KH x KW x C x F (HWCF) or F x KH x KW x C (FHWC), f16
+  Value input;  // N x IH x IW x C
+  Value filter; // KH x KW x C x F (HWCF) or F x KH x KW x C (FHWC)
   Value output; // N x OH x OW x F, f32
+  Type elementType; // of input and filter
   int64_t batch = 0, outH = 0, outW = 0, kernelH = 0, kernelW = 0, channels = 0,
           filters = 0;
   int64_t strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
@@ -44,9 +46,10 @@ struct ImplicitGemmConv {
 
 /// The convolution as an implicit GEMM, or failure (with the reason under
 /// -debug-only=opsnn-gpu-tensor-core-matmul) for the ones the kernel does
-/// not handle: other layouts and types, dynamic or strided buffers, C not a
-/// multiple of 8.
-FailureOr<ImplicitGemmConv> matchImplicitGemmConv(linalg::LinalgOp op);
+/// not handle: other layouts and types (f32 inputs only with `allowTF32`),
+/// dynamic or strided buffers, C not a multiple of 16 bytes.
+FailureOr<ImplicitGemmConv> matchImplicitGemmConv(linalg::LinalgOp op,
+                                                  bool allowTF32);
 
 /// The GEMM views of the filter (K x F for HWCF, F x K for FHWC) and of the
 /// output (M x F): memref.collapse_shape, no copies.

@@ -18,6 +18,13 @@ def quantize(x, dtype):
     return np.asarray(x, np.float32).astype(dtype).astype(np.float32)
 
 
+def truncate_tf32(x):
+    """x (float32) with the 13 low mantissa bits cleared: the TF32 value an
+    mma.sync .tf32 reads from an f32 register."""
+    bits = np.asarray(x, np.float32).view(np.uint32) & np.uint32(0xFFFFE000)
+    return bits.view(np.float32)
+
+
 def fp8_sweep(dtype):
     """float32 values that exercise rounding to the FP8 `dtype`: every
     representable value, every midpoint between neighbours (ties), values

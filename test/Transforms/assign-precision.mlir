@@ -6,6 +6,8 @@
 // RUN: ops-nn-opt %s --opsnn-assign-precision="mode=mixed-bf16" | FileCheck %s --check-prefix=BF16
 // RUN: ops-nn-opt %s --opsnn-assign-precision="mode=mixed-fp16 keep-first-last-fp32" | FileCheck %s --check-prefix=FIRSTLAST
 // RUN: ops-nn-opt %s --opsnn-assign-precision="mode=fp32" | FileCheck %s --check-prefix=FP32
+// RUN: ops-nn-opt %s --opsnn-assign-precision="mode=tf32" | FileCheck %s --check-prefix=TF32
+// RUN: ops-nn-opt %s --opsnn-assign-precision="mode=tf32 keep-first-last-fp32" | FileCheck %s --check-prefix=TF32FL
 // RUN: ops-nn-opt %s --opsnn-assign-precision="mode=mixed-fp16 lists=%S/Inputs/precision-lists.json" | FileCheck %s --check-prefix=LISTS
 // RUN: ops-nn-opt %s --pass-pipeline="builtin.module(func.func(opsnn-analyze-ranges{calibration=%S/Inputs/calibration.json},opsnn-assign-precision{mode=mixed-fp16}))" | FileCheck %s --check-prefix=CAL
 // RUN: ops-nn-opt %s --opsnn-assign-precision="mode=mixed-fp16 underflow-fraction=0.5" | FileCheck %s --check-prefix=FRACTION
@@ -50,6 +52,27 @@
 // FIRSTLAST: linalg.generic {{.*}}precision.decision = {precision = f32, reason = "follows its FP32 inputs"}
 // FIRSTLAST: return
 // FP32-NOT: precision.cast
+// FP32-NOT: opsnn.tf32
+// mode=tf32 keeps FP32 storage and marks the contractions for TF32 tensor
+// cores, the ranges notwithstanding (TF32 has FP32's exponent range);
+// elementwise ops and softmax are left alone.
+// TF32-NOT: precision.cast
+// TF32-LABEL: func @mm_relu
+// TF32: linalg.matmul {opsnn.tf32, precision.decision = {precision = tf32, reason = "mode"}}
+// TF32-NOT: opsnn.tf32
+// TF32-LABEL: func @ranges
+// TF32-COUNT-3: linalg.matmul {opsnn.tf32, precision.decision = {precision = tf32, reason = "mode"}}
+// TF32-LABEL: func @softmax_stays
+// TF32-NOT: opsnn.tf32
+// TF32-LABEL: func @calibrated
+// With keep-first-last-fp32 the first and last contraction of each
+// function stay FP32 (one matmul: it is both).
+// TF32FL-LABEL: func @mm_relu
+// TF32FL: linalg.matmul {precision.decision = {precision = f32, reason = "keep-first-last-fp32"}}
+// TF32FL-LABEL: func @ranges
+// TF32FL: linalg.matmul {precision.decision = {precision = f32, reason = "keep-first-last-fp32"}}
+// TF32FL: linalg.matmul {opsnn.tf32, precision.decision = {precision = tf32, reason = "mode"}}
+// TF32FL: linalg.matmul {precision.decision = {precision = f32, reason = "keep-first-last-fp32"}}
 // With "elementwise" on the low list the relu is lowered for that reason.
 // LISTS-LABEL: func @mm_relu
 // LISTS: precision.decision = {precision = f16, reason = "low list"}

@@ -25,7 +25,7 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<std::string> emulateTensorCoreMatmul{
       *this, "emulate-tensor-core-matmul",
-      llvm::cl::desc("Target name (e.g. a100): run f16 matmuls as the "
+      llvm::cl::desc("Target name (e.g. a100): run f16/bf16 matmuls and NHWC convolutions as the "
                      "tensor-core kernel tiled for that target "
                      "(opsnn-gpu-tensor-core-matmul emulate-on-cpu; nothing "
                      "is vectorized beforehand). Empty: off"),
@@ -36,6 +36,12 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
                      "(opsnn-gpu-tensor-core-matmul stages); -1: the "
                      "heuristic's"),
       llvm::cl::init(-1)};
+  PassOptions::Option<bool> emulateTensorCoreTF32{
+      *this, "emulate-tensor-core-tf32",
+      llvm::cl::desc("Also emulate f32 matmuls/convolutions as TF32 "
+                     "tensor-core kernels (opsnn-gpu-tensor-core-matmul "
+                     "allow-tf32; operands truncated to TF32)"),
+      llvm::cl::init(false)};
 };
 
 /// linalg-on-tensors (with layout/precision ops) -> LLVM dialect for the
@@ -71,8 +77,9 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::list_init<int64_t>({32, 8})};
   PassOptions::Option<bool> tensorCores{
       *this, "tensor-cores",
-      llvm::cl::desc("f16 matmuls as tensor-core kernels (shared-memory "
-                     "tiles, cp.async, ldmatrix, mma.sync; sm_80 and later)"),
+      llvm::cl::desc("f16/bf16 matmuls and NHWC convolutions as tensor-core "
+                     "kernels (shared-memory tiles, cp.async, ldmatrix, "
+                     "mma.sync; sm_80 and later)"),
       llvm::cl::init(false)};
   PassOptions::Option<int64_t> tensorCoreStages{
       *this, "tensor-core-stages",
@@ -80,6 +87,11 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "(opsnn-gpu-tensor-core-matmul stages); -1: the "
                      "heuristic's"),
       llvm::cl::init(-1)};
+  PassOptions::Option<bool> tensorCoreTF32{
+      *this, "tensor-core-tf32",
+      llvm::cl::desc("With tensor-cores: also f32 matmuls/convolutions, run "
+                     "as TF32 (opsnn-gpu-tensor-core-matmul allow-tf32)"),
+      llvm::cl::init(false)};
 };
 
 /// linalg-on-tensors -> GPU kernels: our dialects lowered, bufferized,

@@ -19,8 +19,19 @@ namespace mlir::opsnn {
 
 struct TargetDescription;
 
-/// mma.sync.m16n8k16: the fragment every warp tile is made of.
+/// mma.sync.m16n8k16: the fragment every warp tile is made of (FP16/BF16;
+/// TF32 fragments are m16n8k8, see mmaFragmentK). BK is always a multiple of
+/// kMmaK.
 constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
+
+/// The K of one mma.sync fragment for `elementBytes`-byte operands: 8 for
+/// TF32 (4-byte), 16 for FP16/BF16; one fragment row is 32 bytes of K.
+constexpr int64_t mmaFragmentK(int64_t elementBytes) {
+  return 32 / elementBytes;
+}
+
+/// Bytes of padding at the end of every shared-memory row.
+constexpr int64_t kSharedPadBytes = 16;
 
 struct MatmulTileConfig {
   /// Thread-block tile: a BM x BK tile of A and a BK x BN tile of B are
@@ -30,7 +41,8 @@ struct MatmulTileConfig {
   /// in (WM/16) x (WN/8) accumulator fragments.
   int64_t warpM = 0, warpN = 0;
   /// Extra elements at the end of every shared-memory row (keeps rows
-  /// 16-byte aligned for cp.async/ldmatrix while spreading them over banks).
+  /// 16-byte aligned for cp.async/ldmatrix while spreading them over banks):
+  /// kSharedPadBytes / element bytes (8 for FP16/BF16, 4 for TF32).
   int64_t sharedPad = 8;
   /// Shared-memory stages of the K loop's software pipeline: the copies of
   /// the next S-1 K steps are in flight (cp.async groups) while the warps
@@ -65,7 +77,8 @@ int64_t tensorCoreSharedMemoryLimit(const TargetDescription &target);
 int64_t selectStages(const MatmulTileConfig &config, int64_t k,
                      int64_t elementBytes, int64_t limit);
 
-/// Tile sizes for an M x N x K GEMM with `elementBytes`-byte inputs on
+/// Tile sizes for an M x N x K GEMM with `elementBytes`-byte inputs (2:
+/// FP16/BF16, 4: FP32 run as TF32; the rows' padding follows) on
 /// `target`, or std::nullopt when M or N is not a multiple of 16/8 or K of
 /// 16 (those GEMMs keep the generic path). The heuristic:
 ///  1. Block tiles, largest first: 128x128, 128x64, 64x128, 64x64, 64x32,

@@ -487,8 +487,13 @@ def AssignPrecisionPass : Pass<"opsnn-assign-precision", "::mlir::func::FuncOp">
       (low when an input already is);
     - `mode=fp16|bf16`: every op in the low type (contractions still
       accumulate in FP32);
-    - `mode=fp32|tf32`: nothing changes (TF32 is a property of FP32
-      contractions on the GPU, not a storage type).
+    - `mode=fp32`: nothing changes;
+    - `mode=tf32`: storage stays FP32 (TF32 is how tensor cores read FP32
+      operands, not a storage type); every FP32 convolution and
+      contraction gets the `opsnn.tf32` unit attribute, which lets
+      `--opsnn-gpu-tensor-core-matmul` run it on TF32 tensor cores, and a
+      `precision.decision` of tf32 (the first and last stay FP32 with
+      `keep-first-last-fp32`).
     - `mode=int8|fp8`: post-training quantization of contractions with
       constant weights whose activation range is known (calibration or
       `--opsnn-analyze-ranges`), exactly as `--opsnn-quantize` with its
@@ -818,14 +823,24 @@ def GPUAlignWorkgroupBuffersPass
 
 def GPUTensorCoreMatmulPass
     : Pass<"opsnn-gpu-tensor-core-matmul", "::mlir::func::FuncOp"> {
-  let summary = "Map f16 x f16 -> f32 linalg.matmul and NHWC convolution on "
-                "buffers to a tensor-core kernel";
+  let summary = "Map f16/bf16/tf32 x same -> f32 linalg.matmul and NHWC "
+                "convolution on buffers to a tensor-core kernel";
   let description = [{
     The tensor-core path of the GPU pipeline (`--opsnn-lower-to-nvvm=
     "tensor-cores=true"` runs it after bufferization). Every `linalg.matmul`
-    on static, identity-layout buffers with f16 inputs and an f32
-    accumulator whose shape the tiles divide (M, N multiples of 16/8, K of
-    16) becomes one kernel; other ops are left to the generic path. Tile
+    on static, identity-layout buffers with f16 or bf16 inputs (both of one
+    type) and an f32 accumulator whose shape the tiles divide (M, N
+    multiples of 16/8, K of 16) becomes one kernel; other ops are left to
+    the generic path. f32 inputs are mapped too, as TF32 (mma.sync m16n8k8
+    .tf32: the hardware reads 10 bits of mantissa), with `allow-tf32` or on
+    ops with the `opsnn.tf32` unit attribute (set by
+    `--opsnn-assign-precision="mode=tf32"`). FP16 fragments go through
+    upstream's ldmatrix/mma.sync conversion; BF16 tiles are read as f16
+    fragments (same bits and register layout: upstream converts no bf16
+    fragments) and their mma.sync become `nvvm.mma.sync` .bf16; TF32
+    fragments are plain 32-bit shared loads (ldmatrix moves 16-bit
+    elements) feeding mma.sync marked `tf32Enabled`. A copy is 16 bytes in
+    every case (8 f16/bf16 or 4 f32 elements), rows are padded by 16 bytes. Tile
     sizes and pipeline stages come from `selectMatmulTiles`
     (include/opsnn/Target/TensorCoreTiles.h documents the rules) for
     `target` and the problem shape, or from `tiles` and `stages`; a GEMM
@@ -965,11 +980,17 @@ def GPUTensorCoreMatmulPass
     Option<"fuseEpilogue", "fuse-epilogue", "bool", /*default=*/"true",
            "Fold C's constant fill into the accumulators and apply the "
            "elementwise consumers of the product before the fragments are "
-           "stored">
+           "stored">,
+    Option<"allowTF32", "allow-tf32", "bool", /*default=*/"false",
+           "Also map f32 x f32 -> f32 matmuls and convolutions, running A and "
+           "B as TF32 (m16n8k8, 10-bit mantissa); ops carrying the "
+           "`opsnn.tf32` attribute are mapped regardless">
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::nvgpu::NVGPUDialect",
                            "::mlir::scf::SCFDialect",

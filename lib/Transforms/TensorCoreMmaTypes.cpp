@@ -1,0 +1,97 @@
+//===- TensorCoreMmaTypes.cpp - mma.sync operand types upstream lacks -----===//
+//
+// See TensorCoreMmaTypes.h. The bf16 rewrite mirrors upstream's
+// nvgpu.mma.sync -> nvvm.mma.sync lowering for f16 (same operand order,
+// row-major A, column-major B), with the multiplicand registers as i32:
+// the PTX type of bf16 fragments (.b32 holding two .bf16).
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorCoreMmaTypes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace mlir::opsnn;
+
+/// The rows of an f16 fragment vector<R x 2 x f16> as R i32 registers.
+static SmallVector<Value> packedRegisters(OpBuilder &b, Location loc,
+                                          Value fragment) {
+  auto type = cast<VectorType>(fragment.getType());
+  auto pairType = VectorType::get({2}, type.getElementType());
+  auto wordType = VectorType::get({1}, b.getI32Type());
+  SmallVector<Value> registers;
+  for (int64_t row = 0; row < type.getDimSize(0); ++row) {
+    Value pair = vector::ExtractOp::create(b, loc, fragment, row);
+    assert(pair.getType() == pairType && "fragment rows are pairs");
+    (void)pairType;
+    Value word = vector::BitCastOp::create(b, loc, wordType, pair);
+    registers.push_back(vector::ExtractOp::create(b, loc, word, 0));
+  }
+  return registers;
+}
+
+/// nvgpu.mma.sync m16n8k16 on f16 fragments holding bf16 bits ->
+/// nvvm.mma.sync .bf16.
+static LogicalResult rewriteAsBF16(nvgpu::MmaSyncOp op) {
+  auto aType = op.getMatrixA().getType();
+  auto bType = op.getMatrixB().getType();
+  auto cType = op.getMatrixC().getType();
+  if (op.getMmaShapeAsArray() != std::array<int64_t, 3>{16, 8, 16} ||
+      aType != VectorType::get({4, 2}, Float16Type::get(op.getContext())) ||
+      bType != VectorType::get({2, 2}, Float16Type::get(op.getContext())) ||
+      cType != VectorType::get({2, 2}, Float32Type::get(op.getContext())))
+    return op.emitError("bf16 tensor-core fragments: expected an m16n8k16 "
+                        "mma.sync on vector<4x2xf16>, vector<2x2xf16> and "
+                        "vector<2x2xf32>");
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  SmallVector<Value> a = packedRegisters(b, loc, op.getMatrixA());
+  SmallVector<Value> bRegs = packedRegisters(b, loc, op.getMatrixB());
+  SmallVector<Value> c;
+  for (int64_t row = 0; row < 2; ++row)
+    for (int64_t col = 0; col < 2; ++col)
+      c.push_back(vector::ExtractOp::create(b, loc, op.getMatrixC(),
+                                            ArrayRef<int64_t>{row, col}));
+  Type f32 = b.getF32Type();
+  auto resultType = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                     {f32, f32, f32, f32});
+  auto mma = NVVM::MmaOp::create(
+      b, loc, resultType, a, bRegs, c, /*shape=*/{16, 8, 16},
+      /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
+      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
+                                    NVVM::MMATypes::bf16},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                     NVVM::MMALayout::col});
+  SmallVector<Value> d;
+  for (int64_t i = 0; i < 4; ++i)
+    d.push_back(LLVM::ExtractValueOp::create(b, loc, mma, i));
+  Value result = vector::FromElementsOp::create(b, loc, cType, d);
+  op.getResult().replaceAllUsesWith(result);
+  op.erase();
+  return success();
+}
+
+LogicalResult mlir::opsnn::finalizeMmaOperandTypes(Operation *root,
+                                                   Type elementType) {
+  if (elementType.isF16())
+    return success();
+  SmallVector<nvgpu::MmaSyncOp> mmas;
+  root->walk([&](nvgpu::MmaSyncOp op) { mmas.push_back(op); });
+  for (nvgpu::MmaSyncOp op : mmas) {
+    if (elementType.isF32()) {
+      op.setTf32EnabledAttr(UnitAttr::get(op.getContext()));
+      continue;
+    }
+    if (!elementType.isBF16())
+      return op.emitError() << "tensor-core fragments of type " << elementType
+                            << " are not supported";
+    if (failed(rewriteAsBF16(op)))
+      return failure();
+  }
+  return success();
+}

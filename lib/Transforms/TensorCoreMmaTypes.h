@@ -1,0 +1,32 @@
+//===- TensorCoreMmaTypes.h - mma.sync operand types upstream lacks -*- C++ -*-===//
+//
+// Upstream's fragment conversion (convertVectorToNVVMCompatibleMMASync)
+// maps f16 and f32 contractions onto nvgpu.mma.sync, but not bf16 ones, and
+// leaves f32 ones without the TF32 marker the NVVM lowering needs. The
+// tensor-core kernel (GPUTensorCoreMatmul.cpp) reads bf16 tiles as f16
+// fragments (same bits, same m16n8k16 register layout) and fixes the types
+// here, after that conversion. Private to lib/Transforms.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPSNN_LIB_TRANSFORMS_TENSORCOREMMATYPES_H
+#define OPSNN_LIB_TRANSFORMS_TENSORCOREMMATYPES_H
+
+#include "mlir/IR/Operation.h"
+
+namespace mlir::opsnn {
+
+/// Gives every nvgpu.mma.sync under `root` the operand type `elementType`
+/// of the kernel's A and B:
+///  - f16: nothing to do;
+///  - f32: marks them `tf32Enabled` (m16n8k8 .tf32);
+///  - bf16: their operands are f16 fragments holding bf16 bits; each
+///    becomes an nvvm.mma.sync m16n8k16 .bf16 (the registers bitcast to
+///    i32, two bf16 each), whose accumulators are rebuilt as the
+///    vector<2x2xf32> the surrounding code uses.
+/// Fails (with an error) for any other type or fragment shape.
+LogicalResult finalizeMmaOperandTypes(Operation *root, Type elementType);
+
+} // namespace mlir::opsnn
+
+#endif // OPSNN_LIB_TRANSFORMS_TENSORCOREMMATYPES_H
