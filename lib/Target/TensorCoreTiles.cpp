@@ -57,7 +57,9 @@ std::optional<MatmulTileConfig>
 mlir::opsnn::selectMatmulTiles(const TargetDescription &target, int64_t m,
                                int64_t n, int64_t k, int64_t elementBytes,
                                int64_t stages) {
-  if (m <= 0 || n <= 0 || k <= 0 || m % kMmaM || n % kMmaN || k % kMmaK)
+  // BK's granule: 16, or one 8-bit fragment's K (32).
+  int64_t minBK = std::max(kMmaK, mmaFragmentK(elementBytes));
+  if (m <= 0 || n <= 0 || k <= 0 || m % kMmaM || n % kMmaN || k % minBK)
     return std::nullopt;
   static constexpr int64_t kBlockTiles[][2] = {
       {128, 128}, {128, 64}, {64, 128}, {64, 64}, {64, 32}, {32, 64},
@@ -78,8 +80,7 @@ mlir::opsnn::selectMatmulTiles(const TargetDescription &target, int64_t m,
     // for each depth.
     bool fits = false;
     for (int64_t s = stages > 0 ? stages : 3; !fits && s >= 1; --s) {
-      for (int64_t bk : {k % 32 == 0 ? int64_t(32) : int64_t(16),
-                         int64_t(16)}) {
+      for (int64_t bk : {k % 32 == 0 ? int64_t(32) : minBK, minBK}) {
         config.blockK = bk;
         config.stages = stages > 0 ? s : std::min(s, k / bk);
         if (config.sharedBytesAllStages(elementBytes) <= smemLimit) {

@@ -45,6 +45,8 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/Debug.h"
 
+#include <numeric>
+
 #define DEBUG_TYPE "opsnn-gpu-tensor-core-matmul"
 
 namespace mlir::opsnn {
@@ -63,13 +65,24 @@ constexpr int64_t kThreadsPerWarp = 32;
 constexpr int64_t kCopyBytes = 16;
 
 /// A matmul the tensor-core kernel handles: C(MxN, f32) += A(MxK) *
-/// B(KxN), A and B f16, bf16, or f32 run as TF32; static identity-layout
-/// buffers.
+/// B(KxN), A and B f16, bf16, or f32 run as TF32; or C(i32) += A(i8) *
+/// B(i8). Static identity-layout buffers.
 struct TensorCoreMatmul {
   Value a, b, c;
   int64_t m, n, k;
   /// The element type of A and B.
   Type elementType;
+
+  bool isInt8() const { return elementType.isInteger(8); }
+  /// C's element type: i32 for i8 operands, else f32.
+  Type accumulatorType() const {
+    return isInt8() ? Type(IntegerType::get(elementType.getContext(), 32))
+                    : Type(Float32Type::get(elementType.getContext()));
+  }
+  /// B's tile is staged N x K: a transposed B (an FHWC filter) as it is,
+  /// and an i8 B always (mma.sync's 8-bit B fragments come from N x K rows:
+  /// there is no 8-bit ldmatrix.trans), transposed while it is copied.
+  bool stagesBAsNK() const { return bTransposed || isInt8(); }
   /// B is stored N x K (an FHWC filter): staged as a BN x BK tile and read
   /// as fragments without the transpose.
   bool bTransposed = false;
@@ -140,7 +153,7 @@ public:
                            element, MemRefLayoutAttrInterface(), space);
   }
   MemRefType sharedTypeB(Attribute space, Type element) const {
-    if (mm.bTransposed)
+    if (mm.stagesBAsNK())
       return MemRefType::get(
           {cfg.stages, cfg.blockN, cfg.blockK + cfg.sharedPad}, element,
           MemRefLayoutAttrInterface(), space);
@@ -169,8 +182,10 @@ public:
   /// c = i * threads + tid of the A tile (BK/8 chunks per row) and of the B
   /// tile (BN/8 per row), guarded when the chunks do not divide evenly.
   /// A convolution's A chunks come from its input (implicit im2col); a
-  /// transposed B is copied as a BN x BK tile (BK/8 chunks per row). The
-  /// tiles land in stage `stage` of sA and sB.
+  /// transposed B is copied as a BN x BK tile (BK/8 chunks per row); an
+  /// i8 B stored K x N is read in 16-byte chunks along N and written
+  /// transposed into its BN x BK tile, element by element (plain loads and
+  /// stores, not cp.async). The tiles land in stage `stage` of sA and sB.
   void emitCopies(Value tid, Value bm0, Value bn0, Value k0, Value stage,
                   Value sA, Value sB) {
     copyTile(tid, mm.a, sA, stage, cfg.blockM, cfg.blockK, bm0, k0,
@@ -178,7 +193,8 @@ public:
     if (mm.bTransposed)
       copyTile(tid, mm.b, sB, stage, cfg.blockN, cfg.blockK, bn0, k0);
     else
-      copyTile(tid, mm.b, sB, stage, cfg.blockK, cfg.blockN, k0, bn0);
+      copyTile(tid, mm.b, sB, stage, cfg.blockK, cfg.blockN, k0, bn0, {},
+               /*transposeIntoTile=*/mm.stagesBAsNK());
   }
 
   /// Origin of warp `warp`'s tile inside the block tile.
@@ -191,7 +207,7 @@ public:
   /// (row0, col0), read from C or, when C's fill is folded, the constant.
   SmallVector<Value> loadAccumulators(Value row0, Value col0) {
     SmallVector<Value> accs;
-    auto type = VectorType::get({kMmaM, kMmaN}, b.getF32Type());
+    auto type = VectorType::get({kMmaM, kMmaN}, mm.accumulatorType());
     if (FloatAttr init = mm.epilogue.init) {
       // One splat constant: upstream's mma.sync conversion maps it to the
       // register fragments.
@@ -200,7 +216,8 @@ public:
       accs.assign(fragsPerWarp(), splat);
       return accs;
     }
-    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+    Value zero = arith::ConstantOp::create(
+        b, loc, cast<TypedAttr>(b.getZeroAttr(mm.accumulatorType())));
     for (int64_t i = 0; i < fragsM(); ++i)
       for (int64_t j = 0; j < fragsN(); ++j)
         accs.push_back(vector::TransferReadOp::create(
@@ -241,8 +258,8 @@ public:
                               Value sB, ArrayRef<Value> accs) {
     SmallVector<Value> result(accs);
     Type element = fragmentType ? fragmentType : mm.elementType;
-    Value pad =
-        arith::ConstantOp::create(b, loc, b.getFloatAttr(element, 0.0));
+    Value pad = arith::ConstantOp::create(
+        b, loc, cast<TypedAttr>(b.getZeroAttr(element)));
     int64_t fragK = mmaK();
     auto aType = VectorType::get({kMmaM, fragK}, element);
     auto bType = VectorType::get({kMmaN, fragK}, element);
@@ -268,7 +285,7 @@ public:
             pad, ArrayRef<bool>{true, true}));
       for (int64_t j = 0; j < fragsN(); ++j)
         fragB.push_back(
-            mm.bTransposed
+            mm.stagesBAsNK()
                 ? vector::TransferReadOp::create(
                       b, loc, bType, sB,
                       ValueRange{stage, add(wn0, j * kMmaN), kIdx}, pad,
@@ -311,16 +328,23 @@ private:
   /// stage `stage` of `dst`. With `srcMaps` the matrix is implicit: element
   /// (r, c) of it is src[srcMaps(r, c)] (one map per source dimension,
   /// symbols r and c).
+  /// With `transposeIntoTile` element (r, c) goes to dst[stage, c, r].
   void copyTile(Value tid, Value src, Value dst, Value stage, int64_t rows,
                 int64_t cols, Value row0, Value col0,
-                ArrayRef<AffineMap> srcMaps = {}) {
+                ArrayRef<AffineMap> srcMaps = {},
+                bool transposeIntoTile = false) {
     int64_t copyWidth = copyElements();
+    // A transposed copy reads along the tile's columns (BN): 8 i8 when the
+    // block is 8 wide.
+    if (transposeIntoTile)
+      copyWidth = std::gcd(copyWidth, cols);
+    assert(cols % copyWidth == 0 && "tile rows split into whole copies");
     int64_t perRow = cols / copyWidth;
     int64_t chunks = rows * perRow;
     int64_t threads = numThreads();
     auto type = VectorType::get({copyWidth}, mm.elementType);
     Value pad = arith::ConstantOp::create(
-        b, loc, b.getFloatAttr(mm.elementType, 0.0));
+        b, loc, cast<TypedAttr>(b.getZeroAttr(mm.elementType)));
     for (int64_t first = 0; first < chunks; first += threads) {
       Value chunk = add(tid, first);
       auto emit = [&](OpBuilder &nested, bool guarded) {
@@ -336,6 +360,17 @@ private:
             return apply(map.getResult(0), matrixIndices);
           });
         SmallVector<Value> dstIndices = {stage, row, col};
+        if (transposeIntoTile) {
+          // vector.load: the GPU pipeline lowers no vector transfers
+          // (the others become cp.async or go through the nvgpu
+          // conversion).
+          Value v = vector::LoadOp::create(b, loc, type, src, srcIndices);
+          for (int64_t e = 0; e < copyWidth; ++e)
+            memref::StoreOp::create(
+                b, loc, vector::ExtractOp::create(b, loc, v, e), dst,
+                ValueRange{stage, add(col, e), row});
+          return;
+        }
         if (asyncCopies) {
           // What createAsyncGroups would make of the transfer pair.
           Value token = nvgpu::DeviceAsyncCopyOp::create(
@@ -396,7 +431,7 @@ static FailureOr<TensorCoreMatmul> matchTensorCoreMatmul(linalg::MatmulOp op,
   Value bv = op.getDpsInputOperand(1)->get();
   Value c = op.getDpsInitOperand(0)->get();
   Type element = getElementTypeOrSelf(a.getType());
-  if (!element.isF16() && !element.isBF16() &&
+  if (!element.isF16() && !element.isBF16() && !element.isInteger(8) &&
       !(allowTF32 && element.isF32())) {
     LLVM_DEBUG(llvm::dbgs() << "matmul on " << element
                             << " (f32 needs allow-tf32): generic path\n");
@@ -404,7 +439,8 @@ static FailureOr<TensorCoreMatmul> matchTensorCoreMatmul(linalg::MatmulOp op,
   }
   MemRefType aType = memref(a, element);
   MemRefType bType = memref(bv, element);
-  MemRefType cType = memref(c, b.getF32Type());
+  MemRefType cType =
+      memref(c, element.isInteger(8) ? Type(b.getI32Type()) : b.getF32Type());
   if (!aType || !bType || !cType)
     return failure();
   TensorCoreMatmul mm{a,
@@ -758,7 +794,8 @@ struct GPUTensorCoreMatmulPass
       LLVM_DEBUG(llvm::dbgs()
                  << "tensor-core " << (mm->conv ? "conv " : "matmul ") << mm->m
                  << "x" << mm->n << "x" << mm->k << ": " << cfg->str() << "\n");
-      if (!fuseEpilogue)
+      // The epilogue is matched for f32 accumulators only.
+      if (!fuseEpilogue || mm->isInt8())
         mm->epilogue = {};
       OpBuilder b(mm->epilogue.anchor(op));
       if (mm->conv)
@@ -839,6 +876,12 @@ struct GPUTensorCoreMatmulPass
     cfg.blockK = tiles[2];
     cfg.warpM = tiles[3];
     cfg.warpN = tiles[4];
+    if (cfg.blockK % mmaFragmentK(elementBytes))
+      return op.emitError()
+             << "tiles=" << cfg.blockM << "," << cfg.blockN << ","
+             << cfg.blockK << ",...: BK must be a multiple of "
+             << mmaFragmentK(elementBytes) << " for " << mm.elementType
+             << " operands (one mma.sync fragment's K)";
     if (mm.m % cfg.blockM || mm.n % cfg.blockN || mm.k % cfg.blockK)
       return op.emitError()
              << "tiles=" << cfg.blockM << "," << cfg.blockN << ","

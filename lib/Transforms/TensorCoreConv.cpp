@@ -67,16 +67,19 @@ mlir::opsnn::matchImplicitGemmConv(linalg::LinalgOp op, bool allowTF32) {
   Builder b(op.getContext());
   conv.elementType = getElementTypeOrSelf(conv.input.getType());
   if (!conv.elementType.isF16() && !conv.elementType.isBF16() &&
+      !conv.elementType.isInteger(8) &&
       !(allowTF32 && conv.elementType.isF32()))
     return reject(conv.elementType.isF32()
                       ? "f32 inputs and TF32 not allowed"
-                      : "input type not f16/bf16 (or f32 as TF32)");
+                      : "input type not f16/bf16/i8 (or f32 as TF32)");
+  Type accumulator = conv.elementType.isInteger(8) ? Type(b.getI32Type())
+                                                    : Type(b.getF32Type());
   MemRefType inType = staticBuffer(conv.input, conv.elementType);
   MemRefType filterType = staticBuffer(conv.filter, conv.elementType);
-  MemRefType outType = staticBuffer(conv.output, b.getF32Type());
+  MemRefType outType = staticBuffer(conv.output, accumulator);
   if (!inType || !filterType || !outType)
-    return reject("not an f32-accumulating convolution on static "
-                  "identity-layout buffers of one input type");
+    return reject("not an f32- (i32 for i8) accumulating convolution on "
+                  "static identity-layout buffers of one input type");
 
   ArrayRef<int64_t> in = inType.getShape(), filter = filterType.getShape(),
                     out = outType.getShape();

@@ -78,8 +78,8 @@ static LogicalResult rewriteAsBF16(nvgpu::MmaSyncOp op) {
 
 LogicalResult mlir::opsnn::finalizeMmaOperandTypes(Operation *root,
                                                    Type elementType) {
-  if (elementType.isF16())
-    return success();
+  if (elementType.isF16() || elementType.isInteger(8))
+    return success(); // upstream's types are right (i8: m16n8k32 .s8)
   SmallVector<nvgpu::MmaSyncOp> mmas;
   root->walk([&](nvgpu::MmaSyncOp op) { mmas.push_back(op); });
   for (nvgpu::MmaSyncOp op : mmas) {

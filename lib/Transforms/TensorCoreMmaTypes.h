@@ -18,7 +18,7 @@ namespace mlir::opsnn {
 
 /// Gives every nvgpu.mma.sync under `root` the operand type `elementType`
 /// of the kernel's A and B:
-///  - f16: nothing to do;
+///  - f16, i8: nothing to do (upstream's m16n8k16 .f16, m16n8k32 .s8);
 ///  - f32: marks them `tf32Enabled` (m16n8k8 .tf32);
 ///  - bf16: their operands are f16 fragments holding bf16 bits; each
 ///    becomes an nvvm.mma.sync m16n8k16 .bf16 (the registers bitcast to

@@ -7,12 +7,19 @@
 // padded by 4 elements), m16n8k8 mma.sync marked tf32Enabled, for matmuls
 // with allow-tf32 and for any op carrying `opsnn.tf32`; without either an
 // f32 matmul keeps the generic path, as does a matmul mixing f16 and bf16.
+// INT8: i8 x i8 -> i32 on upstream's m16n8k32 .s8 mma.sync (saturating),
+// B staged N x K: an FHWC filter by cp.async as it is, a K x N matrix
+// transposed by plain loads and byte stores into shared memory.
 // REQUIRES: ptxas
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true tensor-core-tf32=true" | %ptxas_check --arch sm_80 --arch sm_90 | FileCheck %s --check-prefix=PTXAS
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_90 tensor-cores=true tensor-core-tf32=true" | FileCheck %s --check-prefix=PTX
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true" | FileCheck %s --check-prefix=NOTF32
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="allow-tf32" --canonicalize | FileCheck %s --check-prefix=NVGPU
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="allow-tf32 to-nvgpu=false" --canonicalize | FileCheck %s --check-prefix=VEC
+// RUN: not ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="tiles=64,64,16,32,32" 2>&1 | FileCheck %s --check-prefix=BADBK
+
+// An i8 GEMM's K step must hold whole m16n8k32 fragments.
+// BADBK: error: tiles=64,64,16,...: BK must be a multiple of 32 for 'i8' operands (one mma.sync fragment's K)
 
 // Every tensor-core kernel assembles for both architectures without
 // local-memory spills (A100 tiles).
@@ -24,6 +31,9 @@
 // PTXAS: OK conv_bf16_kernel/conv_bf16_kernel sm_80: {{[0-9]+}} registers, 15360 B smem, 0 B spill stores, 0 B spill loads, 0 B stack
 // PTXAS: OK conv_tf32_attr_kernel/conv_tf32_attr_kernel sm_80: {{[0-9]+}} registers, 13824 B smem, 0 B spill stores, 0 B spill loads, 0 B stack
 // PTXAS: OK gemm_bf16_fused_kernel/gemm_bf16_fused_kernel sm_80: {{[0-9]+}} registers, {{[1-9][0-9]*}} B smem, 0 B spill stores, 0 B spill loads, 0 B stack
+// PTXAS: OK gemm_i8_kernel_{{[0-9]+}}/gemm_i8_kernel sm_80: {{[0-9]+}} registers, 6912 B smem, 0 B spill stores, 0 B spill loads, 0 B stack
+// PTXAS: OK gemm_i8_kernel_{{[0-9]+}}/gemm_i8_kernel sm_90: {{[0-9]+}} registers, 6912 B smem, 0 B spill stores, 0 B spill loads, 0 B stack
+// PTXAS: OK conv_i8_kernel_{{[0-9]+}}/conv_i8_kernel sm_80: {{[0-9]+}} registers, 4608 B smem, 0 B spill stores, 0 B spill loads, 0 B stack
 // PTXAS-NOT: FAIL
 // PTXAS-NOT: {{[1-9][0-9]* B spill}}
 
@@ -44,6 +54,15 @@
 // PTX-NOT: mma.sync
 // PTX-LABEL: gpu.binary @gemm_bf16_fused_kernel
 // PTX-SAME: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// (the i32 fill is its own kernel: epilogues are matched for f32 only)
+// PTX-LABEL: gpu.binary @gemm_i8_kernel_{{[0-9]+}}
+// PTX-SAME: cp.async.cg.shared.global [{{[^]]+}}], [{{[^]]+}}], 16;
+// PTX-SAME: st.shared.b8
+// PTX-SAME: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// PTX-SAME: mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32
+// PTX-LABEL: gpu.binary @conv_i8_kernel_{{[0-9]+}}
+// PTX-NOT: st.shared.b8
+// PTX-SAME: mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32
 
 // Without tensor-core-tf32 only the op with the attribute is on TF32.
 // NOTF32-LABEL: gpu.binary @gemm_tf32_kernel
@@ -136,4 +155,21 @@ func.func @gemm_bf16_fused(%a: tensor<256x128xbf16>, %b: tensor<128x256xbf16>, %
     linalg.yield %t : bf16
   } -> tensor<256x256xbf16>
   return %r : tensor<256x256xbf16>
+}
+
+func.func @gemm_i8(%a: tensor<256x128xi8>, %b: tensor<128x256xi8>) -> tensor<256x256xi32> {
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<256x256xi32>
+  %acc = linalg.fill ins(%zero : i32) outs(%e : tensor<256x256xi32>) -> tensor<256x256xi32>
+  %c = linalg.matmul ins(%a, %b : tensor<256x128xi8>, tensor<128x256xi8>) outs(%acc : tensor<256x256xi32>) -> tensor<256x256xi32>
+  return %c : tensor<256x256xi32>
+}
+
+func.func @conv_i8(%x: tensor<1x30x30x32xi8>, %w: tensor<64x3x3x32xi8>) -> tensor<1x28x28x64xi32> {
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<1x28x28x64xi32>
+  %acc = linalg.fill ins(%zero : i32) outs(%e : tensor<1x28x28x64xi32>) -> tensor<1x28x28x64xi32>
+  %y = linalg.conv_2d_nhwc_fhwc {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x30x30x32xi8>, tensor<64x3x3x32xi8>) outs(%acc : tensor<1x28x28x64xi32>) -> tensor<1x28x28x64xi32>
+  return %y : tensor<1x28x28x64xi32>
 }

@@ -80,14 +80,16 @@ int64_t selectStages(const MatmulTileConfig &config, int64_t k,
 /// Tile sizes for an M x N x K GEMM with `elementBytes`-byte inputs (2:
 /// FP16/BF16, 4: FP32 run as TF32; the rows' padding follows) on
 /// `target`, or std::nullopt when M or N is not a multiple of 16/8 or K of
-/// 16 (those GEMMs keep the generic path). The heuristic:
+/// 16 (32 for 1-byte INT8 operands: one m16n8k32 fragment) (those GEMMs
+/// keep the generic path). The heuristic:
 ///  1. Block tiles, largest first: 128x128, 128x64, 64x128, 64x64, 64x32,
 ///     32x64, 32x32, 32x16, 16x32, 16x16, 16x8; only those dividing M and N.
 ///  2. Take the first (largest) whose grid has at least one block per SM of
 ///     the target (fills the chip; large tiles re-use shared memory best);
 ///     if none does, the problem is small and the one with the most blocks
 ///     wins (latency-bound: parallelism matters more than reuse).
-///  3. BK = 32 when it divides K (two k16 steps per barrier pair), else 16.
+///  3. BK = 32 when it divides K (two k16 steps per barrier pair), else 16
+///     (INT8: always 32).
 ///  4. Warp tiles start at 64x32 (64 f32 accumulators per thread, no spills
 ///     on sm_80/sm_90) clamped to the block tile, and are halved (the larger
 ///     side in fragments first) until the block has 4 warps or the warp
