@@ -15,15 +15,24 @@ Cases (batch 8; f16 operands accumulate in f32 and give f32 results):
   Fused: FFN-1 GEMM + bias + GELU (tanh form), the 28x28x128 conv + bias
   + ReLU, and a memory-bound elementwise chain (three linalg.generic ops)
   for the bandwidth fraction.
+  Other tensor-core types: the FFN-1 GEMM in BF16 (bf16 x bf16 -> f32), in
+  TF32 (f32 operands, the op marked `opsnn.tf32`, so the pipeline needs no
+  tensor-core-tf32) and in INT8 (i8 x i8 -> i32); the 28x28x128 3x3 conv
+  in BF16 (HWCF) and INT8 (FHWC filter: 8-bit B fragments are N x K).
+  BF16 operands are given as their bit patterns (.npy uint16, what
+  ops-nn-run takes for bf16 arguments), rounded from f32 to nearest even
+  here; the references use exactly the values the kernel sees (the bf16
+  values, f32 truncated to TF32, the int8 values).
 
 For each case: FLOPs, the minimum traffic (every input read once, the
 output written once) and the roofline floor on the target,
 max(FLOPs / peak(dtype), bytes / DRAM bandwidth), with the peaks of
 `ops-nn-opt --test-opsnn-target-info` (lib/Target/TargetDescription.cpp;
-f16 operands: the FP16 tensor-core peak, f32: the FP32 peak). Each module
-is lowered with --opsnn-lower-to-nvvm="chip=C format=ptx tensor-cores=true"
-and assembled with ptxas for the chip (scripts/ptxas_check.py: registers,
-spills, whether mma.sync is used).
+the tensor-core peak of the operand type, FP16, BF16, TF32 or INT8; plain
+f32: the FP32 peak). Each module is lowered with
+--opsnn-lower-to-nvvm="chip=C format=ptx tensor-cores=true" and assembled
+with ptxas for the chip (scripts/ptxas_check.py: registers, spills,
+whether mma.sync is used).
 
 GPU mode (default): ops-nn-run --device=cuda compiles the module into an
 artifact and runs it once; the output is compared with the NumPy reference
@@ -38,7 +47,10 @@ way); otherwise the column says why not.
 
 --dry-run (no GPU): lowers and assembles every case, runs the same module
 on --device=cpu against the reference for the cases up to
---cpu-check-gflop, and times nothing.
+--cpu-check-gflop, and times nothing. (The CPU pipeline ignores
+`opsnn.tf32` and multiplies in full f32: ~7e-4 from the TF32 reference,
+inside its tolerance; the kernel's truncation itself is checked by
+test/Integration/CPU/tensor-core-dtypes-emulated.mlir.)
 
 Output: a table (case | shape | our ms | cuBLAS/cuDNN ms | floor ms |
 achieved fraction of the floor | rel. L2 | status) and with --json FILE the
@@ -65,8 +77,25 @@ ROOT = Path(__file__).resolve().parents[2]
 # wrong. f16 operands are exact in f32, so only the f32 accumulation order
 # differs from the reference (~1e-6); 1e-3 still catches any real error.
 # PyTorch returns f16 (rounding: ~3e-4 relative).
-TOLERANCE = {"f16": 1e-3, "f32": 1e-4, "torch-f16": 5e-3, "torch-f32": 1e-2}
+# bf16 operands are exact in f32 as well: the accumulation order alone
+# (~1e-6), 1e-4 for margin. TF32: the reference truncates the operands to
+# 10 mantissa bits as the CPU emulation does; the hardware may round them
+# instead, which moves the result by up to ~1e-3. i8 x i8 -> i32 is exact.
+# PyTorch returns bf16 for bf16 operands (rounding: ~1.5e-3).
+TOLERANCE = {"f16": 1e-3, "f32": 1e-4, "bf16": 1e-4, "tf32": 2e-3, "i8": 0.0,
+             "torch-f16": 5e-3, "torch-f32": 1e-2, "torch-bf16": 1e-2, "torch-tf32": 1e-2}
 # torch-f32: cuDNN may use TF32 for f32 convolutions (PyTorch's default).
+# The roofline peak of each operand type (`--test-opsnn-target-info` keys).
+PEAK_KEY = {"f16": "fp16", "bf16": "bf16", "tf32": "tf32", "i8": "int8", "f32": "fp32"}
+# How operands of each type are stored in the .npy files: bf16 as its bit
+# patterns (ops-nn-run's '<u2' for bf16 arguments), TF32 as f32.
+NP_DTYPE = {"f16": np.float16, "bf16": np.uint16, "tf32": np.float32, "i8": np.int8,
+            "f32": np.float32}
+# Result types: i8 accumulates in i32, everything else in f32.
+OUT_DTYPE = {"i8": np.int32}
+# PyTorch has no general CUDA int8 GEMM/convolution to compare with (its
+# int8 matmul, torch._int_mm, is a private, shape-restricted entry point).
+NO_TORCH = {"i8": "n/a (no int8)"}
 
 
 def log(message):
@@ -91,7 +120,33 @@ class Case:
 
     def inputs(self):
         rng = np.random.default_rng(_seed(self.name))
-        return [rng.uniform(-1, 1, s).astype(d) for s, d in self.input_specs]
+        out = []
+        for s, d in self.input_specs:
+            if d == np.int8:   # the whole i8 range (products up to 2^14)
+                out.append(rng.integers(-128, 128, s, dtype=np.int8))
+            elif d == np.uint16:   # bf16 bit patterns
+                out.append(to_bf16_bits(rng.uniform(-1, 1, s).astype(np.float32)))
+            else:
+                out.append(rng.uniform(-1, 1, s).astype(d))
+        return out
+
+
+def to_bf16_bits(x):
+    """f32 -> bf16 bit patterns (uint16), rounded to nearest even as
+    arith.truncf does (finite inputs only: these are uniform(-1, 1))."""
+    u = np.asarray(x, np.float32).view(np.uint32)
+    u = u + np.uint32(0x7FFF) + ((u >> np.uint32(16)) & np.uint32(1))
+    return (u >> np.uint32(16)).astype(np.uint16)
+
+
+def from_bf16_bits(b):
+    return (np.asarray(b, np.uint16).astype(np.uint32) << np.uint32(16)).view(np.float32)
+
+
+def truncate_tf32(x):
+    """The f32 values as mma.sync .tf32 reads them in the CPU emulation: the
+    13 low mantissa bits cleared (10 remain)."""
+    return (np.asarray(x, np.float32).view(np.uint32) & np.uint32(0xFFFFE000)).view(np.float32)
 
 
 def _seed(name):
@@ -103,39 +158,52 @@ def _t(shape, elem):
     return "tensor<" + "x".join(map(str, shape)) + "x" + elem + ">"
 
 
+def _elem(dtype):
+    """The MLIR element type of a .npy dtype of these cases (uint16: bf16
+    bit patterns)."""
+    return {np.float16: "f16", np.uint16: "bf16", np.float32: "f32", np.int8: "i8",
+            np.int32: "i32"}[np.dtype(dtype).type]
+
+
 def conv_case(name, group, n, h, w, c, f, k, stride, layout="nhwc", elem="f16",
-              epilogue=None):
+              epilogue=None, filter_layout="hwcf"):
     """A k x k convolution, same padding for k > 1 (the input is given
-    padded: the importer's pad is a separate op), NHWC/HWCF or NCHW/FCHW."""
+    padded: the importer's pad is a separate op), NHWC with an HWCF or FHWC
+    filter, or NCHW/FCHW."""
     pad = (k - 1) // 2
     hp, wp = h + 2 * pad, w + 2 * pad
     ho, wo = (hp - k) // stride + 1, (wp - k) // stride + 1
-    dt = np.float16 if elem == "f16" else np.float32
+    dt = NP_DTYPE[elem]
     if layout == "nhwc":
-        xs, ws, ys = (n, hp, wp, c), (k, k, c, f), (n, ho, wo, f)
+        xs, ys = (n, hp, wp, c), (n, ho, wo, f)
+        ws = (k, k, c, f) if filter_layout == "hwcf" else (f, k, k, c)
     else:
         xs, ws, ys = (n, c, hp, wp), (f, c, k, k), (n, f, ho, wo)
+        filter_layout = "fchw"
     inputs = [(xs, dt), (ws, dt)]
     flops = 2 * n * ho * wo * f * c * k * k
     if epilogue == "bias_relu":
         inputs.append(((f,), np.float32))
         flops += 2 * n * ho * wo * f
+    out = OUT_DTYPE.get(elem, np.float32)
+    fl = "" if filter_layout in ("hwcf", "fchw") else "/" + filter_layout.upper()
     shape = (f"N{n} {h}x{w}x{c}->{ho}x{wo}x{f} k{k} s{stride} "
-             f"{layout.upper()} {elem}->f32" + (" +bias+ReLU" if epilogue else ""))
+             f"{layout.upper()}{fl} {elem}->{_elem(out)}" + (" +bias+ReLU" if epilogue else ""))
     return Case(name, group, "conv", shape, elem,
-                {"layout": layout, "stride": stride, "k": k, "epilogue": epilogue},
-                flops, inputs, (ys, np.float32))
+                {"layout": layout, "filter": filter_layout, "stride": stride, "k": k,
+                 "epilogue": epilogue}, flops, inputs, (ys, out))
 
 
-def gemm_case(name, group, m, k, n, epilogue=None):
-    inputs = [((m, k), np.float16), ((k, n), np.float16)]
+def gemm_case(name, group, m, k, n, epilogue=None, elem="f16"):
+    dt, out = NP_DTYPE[elem], OUT_DTYPE.get(elem, np.float32)
+    inputs = [((m, k), dt), ((k, n), dt)]
     flops = 2 * m * n * k
     if epilogue == "bias_gelu":
         inputs.append(((n,), np.float32))
         flops += 9 * m * n   # bias add, x^3 (2), fma (2), tanh (1), add, 2 mul
-    shape = f"{m}x{k} @ {k}x{n} f16->f32" + (" +bias+GELU" if epilogue else "")
-    return Case(name, group, "gemm", shape, "f16", {"epilogue": epilogue}, flops,
-                inputs, ((m, n), np.float32))
+    shape = f"{m}x{k} @ {k}x{n} {elem}->{_elem(out)}" + (" +bias+GELU" if epilogue else "")
+    return Case(name, group, "gemm", shape, elem, {"epilogue": epilogue}, flops,
+                inputs, ((m, n), out))
 
 
 def eltwise_case(name, group, shape):
@@ -165,6 +233,12 @@ def all_cases():
         conv_case("r50_s3_3x3_bias_relu", "fused", N, 28, 28, 128, 128, 3, 1,
                   epilogue="bias_relu"),
         eltwise_case("eltwise_chain", "fused", (N, 112, 112, 128)),
+        gemm_case("bert_ffn1_bf16", "dtypes", M, 768, 3072, elem="bf16"),
+        gemm_case("bert_ffn1_tf32", "dtypes", M, 768, 3072, elem="tf32"),
+        gemm_case("bert_ffn1_int8", "dtypes", M, 768, 3072, elem="i8"),
+        conv_case("r50_s3_3x3_bf16", "dtypes", N, 28, 28, 128, 128, 3, 1, elem="bf16"),
+        conv_case("r50_s3_3x3_int8", "dtypes", N, 28, 28, 128, 128, 3, 1, elem="i8",
+                  filter_layout="fhwc"),
     ]
 
 
@@ -208,12 +282,14 @@ RELU = ("    %z = arith.constant 0.0 : f32\n"
 
 def mlir_of(case):
     """The case as one function @main in linalg on tensors, as the ONNX
-    importer would give it: the named conv/matmul op (f16 operands, f32
-    accumulator filled with zeros), then any epilogue as its own
-    linalg.generic, for the compiler to fuse."""
-    elem = lambda d: "f16" if np.dtype(d) == np.float16 else "f32"
-    tys = [_t(s, elem(d)) for s, d in case.input_specs]
-    out_ty = _t(case.output_spec[0], "f32")
+    importer would give it: the named conv/matmul op (f16/bf16/f32/i8
+    operands, an f32 or i32 accumulator filled with zeros; TF32 is an f32
+    op carrying `opsnn.tf32`, as `opsnn-assign-precision mode=tf32` marks
+    it), then any epilogue as its own linalg.generic, for the compiler to
+    fuse."""
+    tys = [_t(s, _elem(d)) for s, d in case.input_specs]
+    acc = _elem(case.output_spec[1])
+    out_ty = _t(case.output_spec[0], acc)
     names = {"conv": ["%x", "%w", "%bias"], "gemm": ["%a", "%b", "%bias"],
              "eltwise": ["%x", "%r"]}[case.kind]
     rank = len(case.output_spec[0])
@@ -242,17 +318,20 @@ def mlir_of(case):
                          "    %m = arith.mulf %a0, %c : f32\n    linalg.yield %m : f32\n",
                          out_ty)
         return text + f"  return %y : {out_ty}\n}}\n"
-    text += (f"  %zero = arith.constant 0.0 : f32\n"
+    zero = "0" if acc == "i32" else "0.0"
+    text += (f"  %zero = arith.constant {zero} : {acc}\n"
              f"  %empty = tensor.empty() : {out_ty}\n"
-             f"  %acc = linalg.fill ins(%zero : f32) outs(%empty : {out_ty}) -> {out_ty}\n")
+             f"  %acc = linalg.fill ins(%zero : {acc}) outs(%empty : {out_ty}) -> {out_ty}\n")
+    tf32 = "opsnn.tf32, " if case.dtype == "tf32" else ""
     if case.kind == "conv":
-        op = ("conv_2d_nhwc_hwcf" if case.params["layout"] == "nhwc" else "conv_2d_nchw_fchw")
+        op = f"conv_2d_{case.params['layout']}_{case.params['filter']}"
         s = case.params["stride"]
-        text += (f"  %y = linalg.{op} {{strides = dense<{s}> : tensor<2xi64>, "
+        text += (f"  %y = linalg.{op} {{{tf32}strides = dense<{s}> : tensor<2xi64>, "
                  f"dilations = dense<1> : tensor<2xi64>}}\n"
                  f"      ins(%x, %w : {tys[0]}, {tys[1]}) outs(%acc : {out_ty}) -> {out_ty}\n")
     else:
-        text += (f"  %y = linalg.matmul ins(%a, %b : {tys[0]}, {tys[1]}) "
+        attrs = "{opsnn.tf32} " if tf32 else ""
+        text += (f"  %y = linalg.matmul {attrs}ins(%a, %b : {tys[0]}, {tys[1]}) "
                  f"outs(%acc : {out_ty}) -> {out_ty}\n")
     epilogue = case.params.get("epilogue")
     if not epilogue:
@@ -264,7 +343,7 @@ def mlir_of(case):
     return text + f"  return %r : {out_ty}\n}}\n"
 
 
-# --- NumPy references (float64 from the same f16/f32 values) -------------------------
+# --- NumPy references (float64 from the values the kernel sees) ----------------------
 
 def _conv_nhwc(x, w, stride):
     k = w.shape[0]
@@ -278,12 +357,24 @@ def _conv_nhwc(x, w, stride):
     return y
 
 
+def kernel_values(case, inputs):
+    """The operands as the kernel reads them: bf16 bit patterns as their
+    values, f32 truncated to TF32 for a TF32 case (not an epilogue's bias)."""
+    if case.dtype == "bf16":
+        return [from_bf16_bits(t) for t in inputs[:2]] + list(inputs[2:])
+    if case.dtype == "tf32":
+        return [truncate_tf32(t) for t in inputs[:2]] + list(inputs[2:])
+    return list(inputs)
+
+
 def reference(case, inputs):
-    a = [np.asarray(t, np.float64) for t in inputs]
+    a = [np.asarray(t, np.float64) for t in kernel_values(case, inputs)]
     epi = case.params.get("epilogue")
     if case.kind == "conv":
         s = case.params["stride"]
-        if case.params["layout"] == "nhwc":
+        if case.params["layout"] == "nhwc" and case.params.get("filter") == "fhwc":
+            y = _conv_nhwc(a[0], a[1].transpose(1, 2, 3, 0), s)
+        elif case.params["layout"] == "nhwc":
             y = _conv_nhwc(a[0], a[1], s)
         else:   # NCHW/FCHW through the NHWC/HWCF helper
             y = _conv_nhwc(a[0].transpose(0, 2, 3, 1), a[1].transpose(2, 3, 1, 0), s)
@@ -360,7 +451,7 @@ def cuda_device():
 
 
 def floor_of(case, ceil):
-    peak_key = "fp16" if case.dtype == "f16" else "fp32"
+    peak_key = PEAK_KEY[case.dtype]
     peak = ceil["peak_tflops"][peak_key] * 1e12
     bw = ceil["dram_bandwidth_gbps"] * 1e9
     compute_s = case.flops / peak
@@ -452,10 +543,13 @@ def torch_python():
 
 def torch_worker(spec_path):
     """Runs in the Python that has torch: times every case of the spec in
-    both memory formats; prints one JSON object."""
+    both memory formats; prints one JSON object. BF16 cases run on bf16
+    tensors, TF32 cases on f32 tensors with TF32 allowed for cuBLAS and
+    cuDNN (PyTorch's defaults stay for the others)."""
     import torch
     import torch.nn.functional as F
     torch.backends.cudnn.benchmark = True
+    default_tf32 = (torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32)
     spec = json.loads(Path(spec_path).read_text())
     # OPSNN_TORCH_DEVICE=cpu: a test of this worker where there is no GPU
     # (f32 arithmetic: PyTorch's CPU convolutions have no f16 kernels).
@@ -464,8 +558,17 @@ def torch_worker(spec_path):
     results = {}
     for c in spec["cases"]:
         res = {}
+        dtype = c.get("dtype", "f16")
+        tf32 = dtype == "tf32"
+        torch.backends.cuda.matmul.allow_tf32 = tf32 or default_tf32[0]
+        torch.backends.cudnn.allow_tf32 = tf32 or default_tf32[1]
         try:
-            ins = [torch.from_numpy(np.load(p)).to(dev) for p in c["inputs"]]
+            arrays = [np.load(p) for p in c["inputs"]]
+            if dtype == "bf16":   # bit patterns -> bf16 tensors (exact)
+                arrays[:2] = [from_bf16_bits(t) for t in arrays[:2]]
+            ins = [torch.from_numpy(t).to(dev) for t in arrays]
+            if dtype == "bf16":
+                ins[:2] = [t.to(torch.bfloat16) for t in ins[:2]]
             if on_cpu:
                 ins = [t.float() for t in ins]
             ref = np.load(c["reference"])
@@ -476,7 +579,8 @@ def torch_worker(spec_path):
                 if kind == "conv":
                     if p["layout"] == "nhwc":
                         x = ins[0].permute(0, 3, 1, 2).contiguous(memory_format=mf)
-                        w = ins[1].permute(3, 2, 0, 1).contiguous(memory_format=mf)
+                        w = ins[1].permute(*((0, 3, 1, 2) if p.get("filter") == "fhwc"
+                                             else (3, 2, 0, 1))).contiguous(memory_format=mf)
                     else:
                         x = ins[0].contiguous(memory_format=mf)
                         w = ins[1].contiguous(memory_format=mf)
@@ -532,6 +636,7 @@ def torch_worker(spec_path):
         except Exception as error:  # report, keep the other cases going
             res["error"] = f"{type(error).__name__}: {str(error)[:300]}"
         results[c["name"]] = res
+    torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = default_tf32
     print(json.dumps({"torch": torch.__version__,
                       "cudnn": None if on_cpu else torch.backends.cudnn.version(),
                       "results": results}))
@@ -544,9 +649,12 @@ def run_torch(py, rows, cases_by_name, work, args):
         if not row.get("correct") or "case_dir" not in row:
             continue
         case = cases_by_name[row["name"]]
+        if case.dtype in NO_TORCH:
+            continue
         d = Path(row["case_dir"])
         n_in = len(case.input_specs)
-        spec["cases"].append({"name": case.name, "kind": case.kind, "params": case.params,
+        spec["cases"].append({"name": case.name, "kind": case.kind, "dtype": case.dtype,
+                              "params": case.params,
                               "inputs": [str(d / f"in{i}.npy") for i in range(n_in)],
                               "reference": str(d / "ref.npy"),
                               "tolerance": TOLERANCE["torch-" + case.dtype]})
@@ -680,11 +788,13 @@ def format_notes(run):
     ceil = run["ceilings"]
     lines = [f"device: {run['device']}; target {ceil['name']} "
              f"({ceil['dram_bandwidth_gbps']:g} GB/s, "
-             f"FP16 tensor {ceil['peak_tflops']['fp16']:g} / FP32 {ceil['peak_tflops']['fp32']:g} "
-             f"TFLOP/s); chip {run['chip']}; mode {run['mode']}",
-             "floor: max(FLOPs / peak, minimum bytes / bandwidth); achieved: floor / our ms "
-             "(1 = at the roofline); our ms: ops-nn-run's whole call (kernels on host-"
-             "registered/managed buffers + launches), median",
+             f"FP16/BF16 tensor {ceil['peak_tflops']['fp16']:g}/{ceil['peak_tflops']['bf16']:g}, "
+             f"TF32 {ceil['peak_tflops']['tf32']:g}, FP32 {ceil['peak_tflops']['fp32']:g} "
+             f"TFLOP/s, INT8 {ceil['peak_tflops']['int8']:g} TOPS); chip {run['chip']}; "
+             f"mode {run['mode']}",
+             "floor: max(FLOPs / peak of the operand type, minimum bytes / bandwidth); "
+             "achieved: floor / our ms (1 = at the roofline); our ms: ops-nn-run's whole "
+             "call (kernels on host-registered/managed buffers + launches), median",
              f"cuBLAS/cuDNN: {run['torch']}"]
     for c in run.get("comparisons", []):
         lines.append(f"{c['what']}: " + (f"{c['ratio']:.2f}x (goal >= {c['goal']:g}x: "
@@ -818,7 +928,9 @@ def main(argv=None):
                     row["ratio_to_vendor"] = row["ours_ms"] / row["vendor_ms"]
             else:
                 row["vendor_status"] = ("failed" if t else
-                                        "n/a (no torch)" if "no torch" in run["torch"] else "n/a")
+                                        NO_TORCH.get(row.get("dtype")) or
+                                        ("n/a (no torch)" if "no torch" in run["torch"]
+                                         else "n/a"))
             row.pop("case_dir", None)
         by_name = {r["name"]: r for r in run["cases"]}
         run["comparisons"] = []

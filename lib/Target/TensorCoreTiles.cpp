@@ -56,10 +56,11 @@ static void chooseWarpTile(MatmulTileConfig &config) {
 std::optional<MatmulTileConfig>
 mlir::opsnn::selectMatmulTiles(const TargetDescription &target, int64_t m,
                                int64_t n, int64_t k, int64_t elementBytes,
-                               int64_t stages) {
+                               int64_t stages, bool raggedM) {
   // BK's granule: 16, or one 8-bit fragment's K (32).
   int64_t minBK = std::max(kMmaK, mmaFragmentK(elementBytes));
-  if (m <= 0 || n <= 0 || k <= 0 || m % kMmaM || n % kMmaN || k % minBK)
+  if (m <= 0 || n <= 0 || k <= 0 || (!raggedM && m % kMmaM) || n % kMmaN ||
+      k % minBK)
     return std::nullopt;
   static constexpr int64_t kBlockTiles[][2] = {
       {128, 128}, {128, 64}, {64, 128}, {64, 64}, {64, 32}, {32, 64},
@@ -70,7 +71,7 @@ mlir::opsnn::selectMatmulTiles(const TargetDescription &target, int64_t m,
   std::optional<MatmulTileConfig> best;
   int64_t bestBlocks = 0;
   for (const auto &tile : kBlockTiles) {
-    if (m % tile[0] || n % tile[1])
+    if ((!raggedM && m % tile[0]) || n % tile[1])
       continue;
     MatmulTileConfig config;
     config.sharedPad = kSharedPadBytes / elementBytes;
@@ -94,7 +95,7 @@ mlir::opsnn::selectMatmulTiles(const TargetDescription &target, int64_t m,
     if (!fits)
       continue;
     chooseWarpTile(config);
-    int64_t blocks = (m / tile[0]) * (n / tile[1]);
+    int64_t blocks = ((m + tile[0] - 1) / tile[0]) * (n / tile[1]);
     if (blocks >= sms)
       return config; // Rule 2: the largest tile that fills the chip.
     if (!best || blocks > bestBlocks) {

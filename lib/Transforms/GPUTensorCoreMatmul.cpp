@@ -106,6 +106,11 @@ public:
   }
 
   int64_t numThreads() const { return cfg.numWarps() * kThreadsPerWarp; }
+  /// M is not a multiple of BM: the last block row reaches past M. Its A
+  /// copies read row M-1 instead (those rows of the accumulators only feed
+  /// rows >= M) and its rows >= M are not stored.
+  bool raggedM() const { return mm.m % cfg.blockM != 0; }
+  int64_t blockRows() const { return llvm::divideCeil(mm.m, cfg.blockM); }
   int64_t elementBytes() const {
     return mm.elementType.getIntOrFloatBitWidth() / 8;
   }
@@ -189,7 +194,8 @@ public:
   void emitCopies(Value tid, Value bm0, Value bn0, Value k0, Value stage,
                   Value sA, Value sB) {
     copyTile(tid, mm.a, sA, stage, cfg.blockM, cfg.blockK, bm0, k0,
-             aIndexMaps);
+             aIndexMaps, /*transposeIntoTile=*/false,
+             /*lastRow=*/raggedM() ? mm.m - 1 : -1);
     if (mm.bTransposed)
       copyTile(tid, mm.b, sB, stage, cfg.blockN, cfg.blockK, bn0, k0);
     else
@@ -233,14 +239,23 @@ public:
   /// which cannot map the payload ops onto register fragments.
   void storeAccumulators(ArrayRef<Value> accs, Value row0, Value col0) {
     const TensorCoreEpilogue &ep = mm.epilogue;
+    // Rows past a ragged M: the nvgpu form's per-lane stores are guarded
+    // after the conversion (guardRaggedRowStores), which needs in-bounds
+    // fragment writes; the vector form masks them; the CPU form stores row
+    // by row below.
+    bool rowsInBounds = !raggedM() || asyncCopies;
     for (int64_t i = 0; i < fragsM(); ++i)
       for (int64_t j = 0; j < fragsN(); ++j) {
         Value acc = accs[i * fragsN() + j];
         Value row = add(row0, i * kMmaM), col = add(col0, j * kMmaN);
+        if (applyEpilogue && raggedM()) {
+          storeRowsBelowM(acc, row, col);
+          continue;
+        }
         if (!applyEpilogue || !ep.hasStages() || ep.storeProduct)
           vector::TransferWriteOp::create(b, loc, acc, mm.c,
                                           ValueRange{row, col},
-                                          ArrayRef<bool>{true, true});
+                                          ArrayRef<bool>{rowsInBounds, true});
         if (applyEpilogue && ep.hasStages())
           ep.applyToFragment(b, loc, acc, row, col);
       }
@@ -311,6 +326,31 @@ public:
   }
 
 private:
+  /// The CPU form's store of a fragment whose rows may reach past M: each
+  /// row r < M stored (and put through the epilogue) on its own.
+  void storeRowsBelowM(Value acc, Value row, Value col) {
+    const TensorCoreEpilogue &ep = mm.epilogue;
+    for (int64_t r = 0; r < kMmaM; ++r) {
+      Value rowR = add(row, r);
+      Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          rowR, cst(mm.m));
+      scf::IfOp::create(b, loc, below, [&](OpBuilder &nested, Location) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(),
+                            nested.getInsertionPoint());
+        Value elements =
+            vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{r});
+        if (!ep.hasStages() || ep.storeProduct)
+          vector::TransferWriteOp::create(b, loc, elements, mm.c,
+                                          ValueRange{rowR, col},
+                                          ArrayRef<bool>{true});
+        if (ep.hasStages())
+          ep.applyAndStore(b, loc, elements, rowR, col);
+        scf::YieldOp::create(b, loc);
+      });
+    }
+  }
+
   /// Clears the 13 low mantissa bits of every f32 element: TF32.
   Value truncateFragmentToTF32(Value frag) {
     auto type = cast<VectorType>(frag.getType());
@@ -329,10 +369,11 @@ private:
   /// (r, c) of it is src[srcMaps(r, c)] (one map per source dimension,
   /// symbols r and c).
   /// With `transposeIntoTile` element (r, c) goes to dst[stage, c, r].
+  /// With `lastRow` >= 0 source rows past it read row `lastRow` instead.
   void copyTile(Value tid, Value src, Value dst, Value stage, int64_t rows,
                 int64_t cols, Value row0, Value col0,
                 ArrayRef<AffineMap> srcMaps = {},
-                bool transposeIntoTile = false) {
+                bool transposeIntoTile = false, int64_t lastRow = -1) {
     int64_t copyWidth = copyElements();
     // A transposed copy reads along the tile's columns (BN): 8 i8 when the
     // block is 8 wide.
@@ -353,7 +394,16 @@ private:
                             nested.getInsertionPoint());
         Value row = div(chunk, perRow);
         Value col = mul(rem(chunk, perRow), copyWidth);
-        SmallVector<Value> matrixIndices = {add(row0, row), add(col0, col)};
+        Value srcRow = add(row0, row);
+        if (lastRow >= 0)
+          srcRow = affine::AffineMinOp::create(
+              b, loc,
+              AffineMap::get(0, 1,
+                             {getAffineSymbolExpr(0, b.getContext()),
+                              getAffineConstantExpr(lastRow, b.getContext())},
+                             b.getContext()),
+              ValueRange{srcRow});
+        SmallVector<Value> matrixIndices = {srcRow, add(col0, col)};
         SmallVector<Value> srcIndices = matrixIndices;
         if (!srcMaps.empty())
           srcIndices = llvm::map_to_vector(srcMaps, [&](AffineMap map) {
@@ -532,7 +582,7 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
     attributions = {bytes(typeA), bytes(typeB)};
   Value one = kb.cst(1);
   auto launch = gpu::LaunchOp::create(
-      b, loc, kb.cst(mm.n / cfg.blockN), kb.cst(mm.m / cfg.blockM), one,
+      b, loc, kb.cst(mm.n / cfg.blockN), kb.cst(kb.blockRows()), one,
       kb.cst(kb.numThreads()), one, one, /*dynamicSharedMemorySize=*/nullptr,
       /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, attributions);
   OpBuilder::InsertionGuard guard(b);
@@ -727,10 +777,30 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
         });
     scf::YieldOp::create(b, loc);
   };
-  scf::ForOp::create(b, loc, c0, kb.cst(mm.m / cfg.blockM), c1, ValueRange{},
+  scf::ForOp::create(b, loc, c0, kb.cst(kb.blockRows()), c1, ValueRange{},
                      blockLoops);
   memref::DeallocOp::create(b, loc, sA);
   memref::DeallocOp::create(b, loc, sB);
+}
+
+/// Puts each lane's store of a product row (vector.store to C after the
+/// nvgpu conversion) under `row < m`: the last block row of a ragged M. The
+/// epilogue, applied after this, then lands inside the same guard.
+static void guardRaggedRowStores(gpu::LaunchOp launch, Value c, int64_t m) {
+  SmallVector<vector::StoreOp> stores;
+  launch.walk([&](vector::StoreOp store) {
+    if (store.getBase() == c)
+      stores.push_back(store);
+  });
+  for (vector::StoreOp store : stores) {
+    OpBuilder b(store);
+    Location loc = store.getLoc();
+    Value below = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ult, store.getIndices()[0],
+        arith::ConstantIndexOp::create(b, loc, m));
+    auto ifOp = scf::IfOp::create(b, loc, below, /*withElseRegion=*/false);
+    store->moveBefore(ifOp.thenBlock()->getTerminator());
+  }
 }
 
 /// Upstream's nvgpu mapping of the kernel's fragments to ldmatrix +
@@ -777,16 +847,20 @@ struct GPUTensorCoreMatmulPass
                                            : matchTensorCoreConv(op, tf32);
       if (failed(mm))
         continue;
+      // A ragged M needs no read of C (the rows past M are not there):
+      // only with C's constant fill folded into the accumulators.
+      bool raggedMAllowed =
+          fuseEpilogue && !mm->isInt8() && mm->epilogue.init;
       std::optional<MatmulTileConfig> cfg;
-      if (failed(tileConfig(op, *mm, cfg)))
+      if (failed(tileConfig(op, *mm, raggedMAllowed, cfg)))
         return signalPassFailure();
       if (!cfg) {
         LLVM_DEBUG(llvm::dbgs() << "no tiles divide " << mm->m << "x" << mm->n
                                 << "x" << mm->k << ": generic path\n");
         continue;
       }
-      if (mm->m / cfg->blockM > kMaxGridY) {
-        LLVM_DEBUG(llvm::dbgs() << mm->m / cfg->blockM
+      if (llvm::divideCeil(mm->m, cfg->blockM) > kMaxGridY) {
+        LLVM_DEBUG(llvm::dbgs() << llvm::divideCeil(mm->m, cfg->blockM)
                                 << " row blocks exceed gridDim.y: generic "
                                    "path\n");
         continue;
@@ -809,6 +883,8 @@ struct GPUTensorCoreMatmulPass
             buildGPUKernel(b, op.getLoc(), *mm, *cfg, /*asyncCopies=*/toNVGPU);
         if (toNVGPU && failed(lowerKernelToNVGPU(launch)))
           return signalPassFailure();
+        if (toNVGPU && mm->m % cfg->blockM)
+          guardRaggedRowStores(launch, mm->c, mm->m);
         if (failed(mm->epilogue.rewriteProductStores(launch, mm->c)))
           return signalPassFailure();
         if (toNVGPU && failed(finalizeMmaOperandTypes(launch, mm->elementType)))
@@ -853,6 +929,7 @@ struct GPUTensorCoreMatmulPass
   /// keeps the generic path), or the fixed ones, with their stages. Fixed
   /// tiles or stages that do not fit this op are an error at the op.
   LogicalResult tileConfig(linalg::LinalgOp op, const TensorCoreMatmul &mm,
+                           bool raggedMAllowed,
                            std::optional<MatmulTileConfig> &result) {
     const TargetDescription target = *lookupTarget(targetName);
     int64_t limit = tensorCoreSharedMemoryLimit(target);
@@ -861,6 +938,9 @@ struct GPUTensorCoreMatmulPass
     if (tiles.empty()) {
       result = selectMatmulTiles(target, mm.m, mm.n, mm.k, elementBytes,
                                  forcedStages);
+      if (!result && raggedMAllowed)
+        result = selectMatmulTiles(target, mm.m, mm.n, mm.k, elementBytes,
+                                   forcedStages, /*raggedM=*/true);
       if (!result && forcedStages &&
           selectMatmulTiles(target, mm.m, mm.n, mm.k, elementBytes))
         return op.emitError()
@@ -882,7 +962,8 @@ struct GPUTensorCoreMatmulPass
              << cfg.blockK << ",...: BK must be a multiple of "
              << mmaFragmentK(elementBytes) << " for " << mm.elementType
              << " operands (one mma.sync fragment's K)";
-    if (mm.m % cfg.blockM || mm.n % cfg.blockN || mm.k % cfg.blockK)
+    if ((mm.m % cfg.blockM && !raggedMAllowed) || mm.n % cfg.blockN ||
+        mm.k % cfg.blockK)
       return op.emitError()
              << "tiles=" << cfg.blockM << "," << cfg.blockN << ","
              << cfg.blockK << ",...: BM, BN and BK must divide the GEMM's M, "

@@ -213,8 +213,11 @@ def gpu_roofline_svg(gpu):
     import numpy as np
     ceil = gpu.get("ceilings") or {}
     bw = (ceil.get("dram_bandwidth_gbps") or 0) * 1e9
+    # FP16 and FP32, and the peak of any other operand type a case was
+    # timed in (BF16, TF32, INT8: its floor's peak_key).
+    shown = {"fp16", "fp32"} | {r.get("peak_key") for r in rows}
     peaks = {k: v * 1e12 for k, v in (ceil.get("peak_tflops") or {}).items()
-             if v and k in ("fp16", "fp32")}
+             if v and k in shown}
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
     xs = [r["intensity"] for r in rows]
     grid = np.logspace(np.log10(min(xs + [0.1]) / 2), np.log10(max(xs + [1000]) * 2), 200)

@@ -2,7 +2,8 @@
 place in the bench JSON and the dashboard.
 
 A --dry-run of the smallest cases (one of each kind: a ResNet-50 conv, a
-BERT GEMM, the fused conv + bias + ReLU, the elementwise chain) lowers
+BERT GEMM, the fused conv + bias + ReLU, the elementwise chain, the BF16
+and INT8 convs) lowers
 each with the GPU pipeline, assembles it with ptxas for sm_90 and checks
 the same module on the CPU against NumPy; its JSON is what the dashboard
 test merges into a bench run. The GPU mode's steps (artifact, check, then
@@ -19,13 +20,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from opsnn import bench, dashboard
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "bench" / "gpu" / "cases.py"
-SMALLEST = ["r50_s5_3x3", "bert_attn_out", "r50_s3_3x3_bias_relu", "eltwise_chain"]
+SMALLEST = ["r50_s5_3x3", "bert_attn_out", "r50_s3_3x3_bias_relu", "eltwise_chain",
+            "r50_s3_3x3_bf16", "r50_s3_3x3_int8"]
+# The roofline peak of each operand type: its tensor-core peak (TOPS for INT8).
+PEAK = {"f16": "fp16", "bf16": "bf16", "tf32": "tf32", "i8": "int8", "f32": "fp32"}
 
 
 def load_cases_module():
@@ -55,7 +60,8 @@ def test_dry_run_checks_every_case_and_times_none(dry_run):
     ptxas = os.path.exists(os.environ.get("PTXAS", "/usr/local/cuda/bin/ptxas"))
     for r in gpu["cases"]:
         # The floor is the roofline of the target's table.
-        peak = ceil["peak_tflops"]["fp16" if r["dtype"] == "f16" else "fp32"] * 1e12
+        peak = ceil["peak_tflops"][PEAK[r["dtype"]]] * 1e12
+        assert r["peak_key"] == PEAK[r["dtype"]]
         bw = ceil["dram_bandwidth_gbps"] * 1e9
         assert r["floor_ms"] == pytest.approx(1e3 * max(r["flops"] / peak, r["bytes"] / bw))
         assert r["bound"] == ("compute" if r["flops"] / peak >= r["bytes"] / bw else "memory")
@@ -71,6 +77,16 @@ def test_dry_run_checks_every_case_and_times_none(dry_run):
     # f16 filter, f32 output, each moved once.
     assert conv["flops"] == 2 * 8 * 7 * 7 * 512 * 512 * 9
     assert conv["bytes"] == 8 * 9 * 9 * 512 * 2 + 3 * 3 * 512 * 512 * 2 + 8 * 7 * 7 * 512 * 4
+    # BF16: 2-byte operands, f32 result, exact products (only the f32
+    # accumulation order differs from the reference).
+    bf16 = gpu["cases"][4]
+    assert bf16["dtype"] == "bf16" and bf16["tolerance"] == 1e-4 and bf16["rel_l2"] < 1e-5
+    assert bf16["bytes"] == 8 * 30 * 30 * 128 * 2 + 9 * 128 * 128 * 2 + 8 * 28 * 28 * 128 * 4
+    # INT8: 1-byte operands, i32 result, exact.
+    int8 = gpu["cases"][5]
+    assert int8["dtype"] == "i8" and int8["tolerance"] == 0 and int8["rel_l2"] == 0
+    assert int8["bytes"] == 8 * 30 * 30 * 128 + 128 * 9 * 128 + 8 * 28 * 28 * 128 * 4
+    assert "NHWC/FHWC i8->i32" in int8["shape"] and int8["vendor_status"] == "n/a (no int8)"
     assert gpu["torch"] == "n/a (dry run)"
     assert "floor ms" in table and "cuBLAS/cuDNN ms" in table
 
@@ -160,7 +176,8 @@ def test_torch_worker_agrees_with_the_references(tmp_path, monkeypatch, capsys):
     if py is None:
         pytest.skip("no Python with PyTorch (Debian: python3-torch)")
     cases = load_cases_module()
-    names = ["r50_s3_1x1_down_s2", "r50_s3_3x3_bias_relu", "bert_ffn1_bias_gelu"]
+    names = ["r50_s3_1x1_down_s2", "r50_s3_3x3_bias_relu", "bert_ffn1_bias_gelu",
+             "r50_s3_3x3_bf16", "bert_ffn1_tf32", "r50_s3_3x3_int8"]
     # A dry run leaves each checked case's inputs and reference in --work.
     assert cases.main(["--dry-run", "--cpu-check-gflop", "5", "--cases", ",".join(names),
                        "--work", str(tmp_path), "--json", str(tmp_path / "gpu.json")]) == 0
@@ -174,10 +191,60 @@ def test_torch_worker_agrees_with_the_references(tmp_path, monkeypatch, capsys):
     reply, error = cases.run_torch(py, rows, {c.name: c for c in cases.all_cases()},
                                    tmp_path, Args)
     assert error is None
-    for name in names:
+    # PyTorch has no int8 peer: the case is not sent to the worker.
+    assert "r50_s3_3x3_int8" not in reply["results"]
+    for name in names[:-1]:
         formats = reply["results"][name]
         assert set(formats) == ({"default", "channels_last"} if name.startswith("r50")
                                 else {"default"}), formats
+        # The CPU computes the TF32 case in full f32, the reference on the
+        # truncated operands: within the TF32 tolerance, not exact.
+        tol = cases.TOLERANCE["tf32"] if name.endswith("tf32") else 1e-5
         for f in formats.values():
-            assert f["status"] == "ok" and f["rel_l2"] <= 1e-5, f
+            assert f["status"] == "ok" and f["rel_l2"] <= tol, f
     capsys.readouterr()
+
+
+def test_operand_types_as_the_kernel_sees_them():
+    """BF16 bit patterns rounded to nearest even, TF32 truncated, and the
+    modules in the types (and with the attribute) the kernels key on."""
+    cases = load_cases_module()
+    one = 1.0 + 2.0 ** -8    # halfway between 1 and 1 + 2^-7: ties to even (1)
+    three = 1.0 + 3 * 2.0 ** -8   # halfway, the even neighbour is 1 + 2^-6
+    x = np.array([1.0, one, three, -0.5, 1.0 + 2.0 ** -7 + 2.0 ** -12], np.float32)
+    bits = cases.to_bf16_bits(x)
+    assert bits.dtype == np.uint16
+    assert list(bits) == [0x3F80, 0x3F80, 0x3F82, 0xBF00, 0x3F81]
+    assert list(cases.from_bf16_bits(bits)) == [1.0, 1.0, 1.0 + 2.0 ** -6, -0.5,
+                                                 1.0 + 2.0 ** -7]
+    t = cases.truncate_tf32(np.array([1.0 + 2.0 ** -10 + 2.0 ** -11 + 2.0 ** -23], np.float32))
+    assert t[0] == 1.0 + 2.0 ** -10   # 10 mantissa bits kept, the rest dropped
+    by_name = {c.name: c for c in cases.all_cases()}
+    tf32 = cases.mlir_of(by_name["bert_ffn1_tf32"])
+    assert "linalg.matmul {opsnn.tf32} ins(%a, %b : tensor<1024x768xf32>" in tf32
+    bf16 = by_name["bert_ffn1_bf16"]
+    assert "tensor<1024x768xbf16>" in cases.mlir_of(bf16)
+    assert all(a.dtype == np.uint16 for a in bf16.inputs())
+    int8 = cases.mlir_of(by_name["r50_s3_3x3_int8"])
+    assert "linalg.conv_2d_nhwc_fhwc" in int8 and "tensor<128x3x3x128xi8>" in int8
+    assert "%zero = arith.constant 0 : i32" in int8
+    # The references take the kernel's values: a TF32 reference differs
+    # from the f32 one by the truncation alone.
+    case = by_name["bert_ffn1_tf32"]
+    rng = np.random.default_rng(0)
+    a = rng.uniform(-1, 1, (4, 768)).astype(np.float32)
+    b = rng.uniform(-1, 1, (768, 8)).astype(np.float32)
+    small = cases.Case("t", "t", "gemm", "", "tf32", case.params, 0,
+                       [(a.shape, np.float32), (b.shape, np.float32)], ((4, 8), np.float32))
+    ref = cases.reference(small, [a, b])
+    assert np.array_equal(ref, cases.truncate_tf32(a).astype(np.float64)
+                          @ cases.truncate_tf32(b).astype(np.float64))
+
+
+def test_gpu_roofline_draws_the_peak_of_each_timed_operand_type():
+    ceil = bench.target_ceilings("h200")
+    row = {"name": "r50_s3_3x3_int8", "group": "dtypes", "intensity": 400.0,
+           "flops": 1.85e9, "ours_ms": 0.01, "peak_key": "int8"}
+    svg = dashboard.gpu_roofline_svg({"ceilings": ceil, "cases": [row], "device": "d",
+                                      "target": "h200"})
+    assert "ceiling int8" in svg and "ceiling fp16" in svg and "ceiling tf32" not in svg

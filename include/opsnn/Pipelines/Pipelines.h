@@ -77,7 +77,7 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::list_init<int64_t>({32, 8})};
   PassOptions::Option<bool> tensorCores{
       *this, "tensor-cores",
-      llvm::cl::desc("f16/bf16 matmuls and NHWC convolutions as tensor-core "
+      llvm::cl::desc("f16/bf16/i8 matmuls and NHWC convolutions as tensor-core "
                      "kernels (shared-memory tiles, cp.async, ldmatrix, "
                      "mma.sync; sm_80 and later)"),
       llvm::cl::init(false)};

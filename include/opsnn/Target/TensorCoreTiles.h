@@ -103,9 +103,13 @@ int64_t selectStages(const MatmulTileConfig &config, int64_t k,
 ///     tile is tried. (128x128 blocks: BK = 32 needs 18.5 KiB per stage, so
 ///     S = 3 takes BK = 16: 3 x 10.25 KiB.) With `stages` > 0 only that S is
 ///     tried.
+///  6. With `raggedM` M need not be a multiple of 16 nor of BM: the grid
+///     has ceil(M / BM) block rows and the kernel guards the last one (the
+///     caller asks only when no tile divides M, so exact tiles always win).
 std::optional<MatmulTileConfig>
 selectMatmulTiles(const TargetDescription &target, int64_t m, int64_t n,
-                  int64_t k, int64_t elementBytes, int64_t stages = 0);
+                  int64_t k, int64_t elementBytes, int64_t stages = 0,
+                  bool raggedM = false);
 
 } // namespace mlir::opsnn
 

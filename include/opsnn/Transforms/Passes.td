@@ -823,14 +823,14 @@ def GPUAlignWorkgroupBuffersPass
 
 def GPUTensorCoreMatmulPass
     : Pass<"opsnn-gpu-tensor-core-matmul", "::mlir::func::FuncOp"> {
-  let summary = "Map f16/bf16/tf32 x same -> f32 linalg.matmul and NHWC "
-                "convolution on buffers to a tensor-core kernel";
+  let summary = "Map f16/bf16/tf32 -> f32 and i8 -> i32 linalg.matmul and "
+                "NHWC convolution on buffers to a tensor-core kernel";
   let description = [{
     The tensor-core path of the GPU pipeline (`--opsnn-lower-to-nvvm=
     "tensor-cores=true"` runs it after bufferization). Every `linalg.matmul`
     on static, identity-layout buffers with f16 or bf16 inputs (both of one
     type) and an f32 accumulator whose shape the tiles divide (M, N
-    multiples of 16/8, K of 16) becomes one kernel; other ops are left to
+    multiples of 16/8, K of 16; a ragged M: see below) becomes one kernel; other ops are left to
     the generic path. f32 inputs are mapped too, as TF32 (mma.sync m16n8k8
     .tf32: the hardware reads 10 bits of mantissa), with `allow-tf32` or on
     ops with the `opsnn.tf32` unit attribute (set by
@@ -839,8 +839,22 @@ def GPUTensorCoreMatmulPass
     fragments (same bits and register layout: upstream converts no bf16
     fragments) and their mma.sync become `nvvm.mma.sync` .bf16; TF32
     fragments are plain 32-bit shared loads (ldmatrix moves 16-bit
-    elements) feeding mma.sync marked `tf32Enabled`. A copy is 16 bytes in
-    every case (8 f16/bf16 or 4 f32 elements), rows are padded by 16 bytes. Tile
+    elements) feeding mma.sync marked `tf32Enabled`. i8 x i8 -> i32
+    matmuls and convolutions run on upstream's m16n8k32 .s8 mma.sync
+    (saturating); their B tile is staged N x K (8-bit fragments have no
+    `ldmatrix.trans`): an FHWC filter by cp.async as it is, a K x N matrix
+    transposed while it is copied (plain loads, byte stores); BK is a
+    multiple of 32 and the epilogue is not fused (it is matched for f32
+    accumulators). A copy is 16 bytes in every case (8 f16/bf16, 4 f32 or
+    16 i8 elements), rows are padded by 16 bytes.
+
+    M need not be a multiple of 16 or of BM when C's constant fill folds
+    into the accumulators (C is then never read): when no tile divides M,
+    the grid has ceil(M / BM) block rows, the A copies of rows past M read
+    row M-1 (`affine.min`; those accumulator rows only feed rows past M)
+    and every store of a product row is guarded by `row < M` (on the GPU
+    each lane's row store after the nvgpu conversion, with the fused
+    epilogue inside the guard). Forced `tiles` need not divide such an M. Tile
     sizes and pipeline stages come from `selectMatmulTiles`
     (include/opsnn/Target/TensorCoreTiles.h documents the rules) for
     `target` and the problem shape, or from `tiles` and `stages`; a GEMM
