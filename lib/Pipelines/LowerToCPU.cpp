@@ -26,9 +26,17 @@ using namespace mlir;
 void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
                                           const LowerToCPUOptions &options) {
   addLowerToLinalgStage(pm);
-  if (options.vectorize && options.emulateTensorCoreMatmul.empty())
+  // The emulated GPU kernels match linalg ops on buffers: nothing is
+  // vectorized beforehand.
+  if (options.vectorize && options.emulateTensorCoreMatmul.empty() &&
+      !options.emulateWarpReductions)
     pm.addNestedPass<func::FuncOp>(createTileAndVectorizeCPUPass());
   addBufferizationStage(pm);
+  if (options.emulateWarpReductions) {
+    GPUWarpReducePassOptions warpReduce;
+    warpReduce.emulateOnCPU = true;
+    pm.addNestedPass<func::FuncOp>(createGPUWarpReducePass(warpReduce));
+  }
   if (!options.emulateTensorCoreMatmul.empty()) {
     GPUTensorCoreMatmulPassOptions tensorCores;
     tensorCores.targetName = options.emulateTensorCoreMatmul;

@@ -123,6 +123,9 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createGPUTensorCoreMatmulPass(tensorCores));
   }
 
+  if (options.warpReductions)
+    pm.addNestedPass<func::FuncOp>(createGPUWarpReducePass());
+
   // Parallel loops -> blocks of threads.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   // Innermost dimension first, so threadIdx.x walks contiguous elements.

@@ -36,6 +36,12 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
                      "(opsnn-gpu-tensor-core-matmul stages); -1: the "
                      "heuristic's"),
       llvm::cl::init(-1)};
+  PassOptions::Option<bool> emulateWarpReductions{
+      *this, "emulate-warp-reductions",
+      llvm::cl::desc("Run row reductions as the GPU's one-warp-per-row "
+                     "kernel emulated on the CPU (opsnn-gpu-warp-reduce "
+                     "emulate-on-cpu)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> emulateTensorCoreTF32{
       *this, "emulate-tensor-core-tf32",
       llvm::cl::desc("Also emulate f32 matmuls/convolutions as TF32 "
@@ -87,6 +93,11 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "(opsnn-gpu-tensor-core-matmul stages); -1: the "
                      "heuristic's"),
       llvm::cl::init(-1)};
+  PassOptions::Option<bool> warpReductions{
+      *this, "warp-reductions",
+      llvm::cl::desc("Row reductions over the innermost dimension as one "
+                     "warp per output element (opsnn-gpu-warp-reduce)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> tensorCoreTF32{
       *this, "tensor-core-tf32",
       llvm::cl::desc("With tensor-cores: also f32 matmuls/convolutions, run "

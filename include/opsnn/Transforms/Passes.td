@@ -1011,4 +1011,66 @@ def GPUTensorCoreMatmulPass
                            "::mlir::vector::VectorDialect"];
 }
 
+def GPUWarpReducePass
+    : Pass<"opsnn-gpu-warp-reduce", "::mlir::func::FuncOp"> {
+  let summary = "Run row reductions as one warp per output element "
+                "(coalesced reads, shuffle butterfly)";
+  let description = [{
+    The generic GPU path gives a reduction one thread per output element
+    that loops over the reduced dimension alone, so the 32 threads of a
+    warp read 32 rows a row length apart (uncoalesced). This pass turns a
+    `linalg.generic` on buffers whose last loop is its only reduction into
+    a `gpu.launch` with one warp per output element, when:
+
+    - every input is a static identity-layout buffer read through a
+      projected permutation in which the reduced loop, if present, indexes
+      the innermost (contiguous) dimension (a per-row operand that does not
+      depend on it, such as a row maximum, is fine);
+    - the output is a static identity-layout buffer of the parallel loops,
+      of f32 or i32 (what one shuffle moves);
+    - the payload yields `combiner(x, acc)` where `acc` (the output's
+      value) is used only there, `x` is computed from the inputs, and the
+      combiner is associative and commutative (`arith.addf/mulf/maximumf/
+      minimumf/maxnumf/minnumf`, integer add/mul/min/max/and/or/xor;
+      floating-point addition is reassociated, as in any parallel
+      reduction);
+    - the reduction has at least `min-reduction-size` (and 32) elements.
+
+    Lane l of the warp reads elements l, l+32, ... of its row (consecutive
+    lanes, consecutive addresses) and combines them in order; the lanes'
+    partials meet in a butterfly of five `gpu.shuffle xor` (offsets 16, 8,
+    4, 2, 1; every lane combines its partner's value with its own); lane 0
+    stores `combiner(total, out)`. Blocks hold `warps-per-block` warps (one
+    row each; the rows past the last are skipped a whole warp at a time, so
+    the shuffles always see full warps). Softmax, layer norm and mean rows,
+    global pooling over the last dimension, and row sums of any layout in
+    which the reduced dimension is the last one take this path; the other
+    reductions keep the generic one.
+
+    With `emulate-on-cpu` the same body is emitted as loops: per row every
+    lane's partial into a buffer, then per butterfly step every lane's
+    `combiner(partial[lane ^ offset], partial[lane])` (read from the values
+    before the step), so the indexing and the combination order run on the
+    CPU against NumPy (`--opsnn-lower-to-cpu="emulate-warp-reductions"`).
+
+    `warps-per-block` outside 1..32 or `min-reduction-size` below 1 are
+    errors.
+  }];
+  let options = [
+    Option<"warpsPerBlock", "warps-per-block", "int64_t", /*default=*/"8",
+           "Warps (rows) per thread block, 1..32">,
+    Option<"minReductionSize", "min-reduction-size", "int64_t",
+           /*default=*/"32",
+           "Shortest reduction that takes the warp kernel (never below 32)">,
+    Option<"emulateOnCPU", "emulate-on-cpu", "bool", /*default=*/"false",
+           "Emit the kernel as sequential loops over rows and lanes (runs "
+           "on the CPU) instead of gpu.launch">
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // OPSNN_TRANSFORMS_PASSES_TD

@@ -1,0 +1,100 @@
+// Row reductions as one warp per output element (--opsnn-gpu-warp-reduce,
+// on by default in --opsnn-lower-to-nvvm), checked without a GPU: the
+// kernel reads its row with consecutive lanes on consecutive addresses and
+// combines the lanes' partials with five shuffles (shfl.sync.bfly); it
+// assembles for sm_80 and sm_90 without spills. With warp-reductions=false
+// the same reductions are the generic one-thread-per-output loops. The
+// arithmetic runs on the CPU in
+// Integration/CPU/gpu-warp-reduce-emulated.mlir.
+// REQUIRES: ptxas
+// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80" | %ptxas_check --arch sm_80 --arch sm_90 | FileCheck %s --check-prefix=PTXAS
+// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80" | FileCheck %s --check-prefix=PTX
+// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 warp-reductions=false" | FileCheck %s --check-prefix=OFF
+// RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-warp-reduce="warps-per-block=4" --canonicalize | FileCheck %s
+// RUN: not ops-nn-opt %s --opsnn-gpu-warp-reduce="warps-per-block=0" 2>&1 | FileCheck %s --check-prefix=BADWARPS
+// RUN: not ops-nn-opt %s --opsnn-gpu-warp-reduce="warps-per-block=33" 2>&1 | FileCheck %s --check-prefix=BADWARPS33
+// RUN: not ops-nn-opt %s --opsnn-gpu-warp-reduce="min-reduction-size=0" 2>&1 | FileCheck %s --check-prefix=BADMIN
+
+// PTXAS-NOT: FAIL
+// PTXAS-NOT: {{[1-9][0-9]* B spill}}
+// PTXAS: OK row_sum_kernel{{(_[0-9]+)?}}/row_sum_kernel sm_80
+// PTXAS-NOT: FAIL
+
+// PTX-LABEL: gpu.binary @row_sum_kernel_{{[0-9]+}}
+// PTX-COUNT-5: shfl.sync.bfly.b32
+// PTX-LABEL: gpu.binary @softmax_den_kernel_{{[0-9]+}}
+// PTX-COUNT-5: shfl.sync.bfly.b32
+// OFF-NOT: shfl.sync
+
+// One warp per row: 4 warps (128 threads) per block, 1024 rows -> 256
+// blocks; lane = tid mod 32, row = block * 4 + tid / 32; the first element
+// at the lane, the rest 32 apart; five xor shuffles; lane 0 stores.
+// CHECK-LABEL: func.func @row_sum
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c128
+// CHECK: %[[LANE:.*]] = affine.apply #{{.*}}()[%[[TX]]]
+// CHECK: %[[ROW:.*]] = affine.apply #{{.*}}()[%[[BX]], %[[TX]]]
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[ROW]], %c1024 : index
+// CHECK: scf.if %[[IN]] {
+// CHECK: %[[R:.*]] = affine.apply #{{.*}}()[%[[BX]], %[[TX]]]
+// CHECK: memref.load %{{.*}}[%[[R]], %[[LANE]]] : memref<1024x768xf32>
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %c768 step %c32
+// CHECK: memref.load %{{.*}}[%[[R]], %[[K]]] : memref<1024x768xf32>
+// CHECK: gpu.shuffle  xor %{{.*}}, %c16_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle  xor %{{.*}}, %c8_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle  xor %{{.*}}, %c4_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle  xor %{{.*}}, %c2_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle  xor %{{.*}}, %c1_i32, %c32_i32 : f32
+// CHECK: arith.cmpi eq, %[[LANE]], %c0 : index
+// CHECK: memref.store
+// CHECK-NOT: linalg.generic
+// The column reduction keeps the generic path.
+// CHECK-LABEL: func.func @col_sum
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.generic
+
+// BADWARPS: error: warps-per-block must be in 1..32 (at most 1024 threads), got 0
+// BADWARPS33: error: warps-per-block must be in 1..32 (at most 1024 threads), got 33
+// BADMIN: error: min-reduction-size must be positive, got 0
+
+#id2 = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+func.func @row_sum(%x: tensor<1024x768xf32>) -> tensor<1024xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1024xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1024xf32>) -> tensor<1024xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<1024x768xf32>) outs(%f : tensor<1024xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<1024xf32>
+  return %r : tensor<1024xf32>
+}
+
+func.func @softmax_den(%x: tensor<512x1024xf32>, %m: tensor<512xf32>) -> tensor<512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<512xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<512xf32>) -> tensor<512xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %m : tensor<512x1024xf32>, tensor<512xf32>) outs(%f : tensor<512xf32>) {
+  ^bb0(%a: f32, %mx: f32, %acc: f32):
+    %d = arith.subf %a, %mx : f32
+    %ex = math.exp %d : f32
+    %s = arith.addf %ex, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<512xf32>
+  return %r : tensor<512xf32>
+}
+
+func.func @col_sum(%x: tensor<768x64xf32>) -> tensor<64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64xf32>) -> tensor<64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(j, i) -> (i, j)>, affine_map<(j, i) -> (j)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<768x64xf32>) outs(%f : tensor<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}

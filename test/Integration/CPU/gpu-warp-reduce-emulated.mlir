@@ -1,0 +1,101 @@
+// Row reductions on the GPU's one-warp-per-row kernel
+// (--opsnn-gpu-warp-reduce), run on the CPU (emulate-on-cpu) against NumPy:
+// the row index split into the parallel loops, each lane's strided partial
+// (lane, lane + 32, ...; rows of 100 and 200 elements leave the last lanes
+// one element short), the five-step xor butterfly and lane 0's combination
+// with the output's initial value. A row sum (f32), a row max over the last
+// of three dimensions (-inf fill), a softmax denominator sum(exp(x - m))
+// with a per-row operand, an i32 row sum onto a non-zero initial value, a
+// column sum (reduced dimension not innermost) and a 16-element row (too
+// short) that keep the generic path.
+// RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-warp-reductions}" %s
+// RUN: ops-nn-opt %s --opsnn-lower-to-cpu="emulate-warp-reductions" --mlir-print-ir-after=opsnn-gpu-warp-reduce 2>&1 >/dev/null | FileCheck %s
+// REF: out0 = in0.sum(axis=1)
+// REF: out1 = in1.max(axis=2)
+// REF: out2 = np.exp(in2 - in3[:, None]).sum(axis=1)
+// REF: out3 = in4.sum(axis=1) + 5
+// REF: out4 = in5.sum(axis=0)
+// REF: out5 = in6.sum(axis=1)
+// TOL: 1e-6
+
+// Four warp kernels (a butterfly of five xor steps each), the column sum
+// and the short rows keep their linalg.generic.
+// CHECK-LABEL: func.func @reductions
+// CHECK-COUNT-4: arith.xori %{{.*}}, %c16
+// CHECK-NOT: arith.xori %{{.*}}, %c16
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+// CHECK-NOT: linalg.generic
+
+#id2 = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+#id3 = affine_map<(i, j, k) -> (i, j, k)>
+#row3 = affine_map<(i, j, k) -> (i, j)>
+#col_in = affine_map<(j, i) -> (i, j)>
+#col_out = affine_map<(j, i) -> (j)>
+func.func @reductions(%x0: tensor<64x100xf32>, %x1: tensor<4x6x256xf32>,
+                      %x2: tensor<16x200xf32>, %m2: tensor<16xf32>,
+                      %x3: tensor<8x64xi32>, %x4: tensor<96x24xf32>,
+                      %x5: tensor<12x16xf32>)
+    -> (tensor<64xf32>, tensor<4x6xf32>, tensor<16xf32>, tensor<8xi32>, tensor<24xf32>, tensor<12xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %five = arith.constant 5 : i32
+
+  %e0 = tensor.empty() : tensor<64xf32>
+  %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<64xf32>) -> tensor<64xf32>
+  %sum = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x0 : tensor<64x100xf32>) outs(%f0 : tensor<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<64xf32>
+
+  %e1 = tensor.empty() : tensor<4x6xf32>
+  %f1 = linalg.fill ins(%ninf : f32) outs(%e1 : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %max = linalg.generic {indexing_maps = [#id3, #row3], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x1 : tensor<4x6x256xf32>) outs(%f1 : tensor<4x6xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.maximumf %acc, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<4x6xf32>
+
+  %e2 = tensor.empty() : tensor<16xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<16xf32>) -> tensor<16xf32>
+  %den = linalg.generic {indexing_maps = [#id2, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x2, %m2 : tensor<16x200xf32>, tensor<16xf32>) outs(%f2 : tensor<16xf32>) {
+  ^bb0(%a: f32, %m: f32, %acc: f32):
+    %d = arith.subf %a, %m : f32
+    %e = math.exp %d : f32
+    %s = arith.addf %e, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+
+  %e3 = tensor.empty() : tensor<8xi32>
+  %f3 = linalg.fill ins(%five : i32) outs(%e3 : tensor<8xi32>) -> tensor<8xi32>
+  %isum = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x3 : tensor<8x64xi32>) outs(%f3 : tensor<8xi32>) {
+  ^bb0(%a: i32, %acc: i32):
+    %s = arith.addi %a, %acc : i32
+    linalg.yield %s : i32
+  } -> tensor<8xi32>
+
+  %e4 = tensor.empty() : tensor<24xf32>
+  %f4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<24xf32>) -> tensor<24xf32>
+  %colsum = linalg.generic {indexing_maps = [#col_in, #col_out], iterator_types = ["parallel", "reduction"]}
+      ins(%x4 : tensor<96x24xf32>) outs(%f4 : tensor<24xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<24xf32>
+
+  %e5 = tensor.empty() : tensor<12xf32>
+  %f5 = linalg.fill ins(%zero : f32) outs(%e5 : tensor<12xf32>) -> tensor<12xf32>
+  %short = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x5 : tensor<12x16xf32>) outs(%f5 : tensor<12xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<12xf32>
+  return %sum, %max, %den, %isum, %colsum, %short : tensor<64xf32>, tensor<4x6xf32>, tensor<16xf32>, tensor<8xi32>, tensor<24xf32>, tensor<12xf32>
+}
