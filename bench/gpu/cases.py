@@ -13,8 +13,11 @@ Cases (batch 8; f16 operands accumulate in f32 and give f32 results):
   BERT-base layer GEMMs at sequence 128 x batch 8 (M = 1024): QKV
   768->2304, attention output 768->768, FFN 768->3072 and 3072->768.
   Fused: FFN-1 GEMM + bias + GELU (tanh form), the 28x28x128 conv + bias
-  + ReLU, and a memory-bound elementwise chain (three linalg.generic ops)
-  for the bandwidth fraction.
+  + ReLU, a memory-bound elementwise chain (three linalg.generic ops) for
+  the bandwidth fraction, and a memory-bound row reduction: the softmax
+  denominator sum_j exp(x_ij - m_i) of 4096 rows x 1024 f32 with the row
+  maximum m as a second input (the warp-per-row kernel of
+  --opsnn-gpu-warp-reduce: five shfl.sync.bfly per row).
   Other tensor-core types: the FFN-1 GEMM in BF16 (bf16 x bf16 -> f32), in
   TF32 (f32 operands, the op marked `opsnn.tf32`, so the pipeline needs no
   tensor-core-tf32) and in INT8 (i8 x i8 -> i32); the 28x28x128 3x3 conv
@@ -108,10 +111,14 @@ class Case:
     """One benchmark case: its MLIR module, NumPy inputs and reference,
     FLOPs and minimum traffic."""
 
-    def __init__(self, name, group, kind, shape, dtype, params, flops, inputs, output):
+    def __init__(self, name, group, kind, shape, dtype, params, flops, inputs, output,
+                 tolerance=None):
         self.name, self.group, self.kind, self.shape = name, group, kind, shape
         self.dtype, self.params, self.flops = dtype, params, flops
         self.input_specs, self.output_spec = inputs, output   # [(shape, np dtype)]
+        # Relative L2 above which the answer is wrong: the precision's
+        # (TOLERANCE) unless the case is tighter.
+        self.tolerance = TOLERANCE[dtype] if tolerance is None else tolerance
 
     @property
     def bytes(self):
@@ -128,6 +135,8 @@ class Case:
                 out.append(to_bf16_bits(rng.uniform(-1, 1, s).astype(np.float32)))
             else:
                 out.append(rng.uniform(-1, 1, s).astype(d))
+        if self.kind == "rowreduce":   # the second input is the rows' maximum
+            out[1] = out[0].max(axis=1)
         return out
 
 
@@ -213,6 +222,19 @@ def eltwise_case(name, group, shape):
                 [(shape, np.float32), (shape, np.float32)], (shape, np.float32))
 
 
+def rowreduce_case(name, group, rows, cols):
+    # Softmax denominator: y_i = sum_j exp(x_ij - m_i), m the row maximum
+    # (given: a softmax computes it in the reduction before). 3 FLOPs per
+    # element (subtract, exp, add); x, m and y each move once.
+    # The reference sums in float64 and the kernel in f32 (32 lanes, each
+    # 32 terms, then a butterfly): ~1e-7 apart, so 1e-5 catches a wrong
+    # row or lane.
+    return Case(name, group, "rowreduce",
+                f"{rows}x{cols} f32, sum(exp(x - rowmax)) per row", "f32", {},
+                3 * rows * cols, [((rows, cols), np.float32), ((rows,), np.float32)],
+                ((rows,), np.float32), tolerance=1e-5)
+
+
 def all_cases():
     N = 8
     M = 128 * N  # BERT-base: sequence 128 x batch 8
@@ -233,6 +255,7 @@ def all_cases():
         conv_case("r50_s3_3x3_bias_relu", "fused", N, 28, 28, 128, 128, 3, 1,
                   epilogue="bias_relu"),
         eltwise_case("eltwise_chain", "fused", (N, 112, 112, 128)),
+        rowreduce_case("softmax_den", "fused", 4096, 1024),
         gemm_case("bert_ffn1_bf16", "dtypes", M, 768, 3072, elem="bf16"),
         gemm_case("bert_ffn1_tf32", "dtypes", M, 768, 3072, elem="tf32"),
         gemm_case("bert_ffn1_int8", "dtypes", M, 768, 3072, elem="i8"),
@@ -291,7 +314,7 @@ def mlir_of(case):
     acc = _elem(case.output_spec[1])
     out_ty = _t(case.output_spec[0], acc)
     names = {"conv": ["%x", "%w", "%bias"], "gemm": ["%a", "%b", "%bias"],
-             "eltwise": ["%x", "%r"]}[case.kind]
+             "eltwise": ["%x", "%r"], "rowreduce": ["%x", "%m"]}[case.kind]
     rank = len(case.output_spec[0])
     dims = ", ".join(f"d{i}" for i in range(rank))
     ident = f"affine_map<({dims}) -> ({dims})>"
@@ -318,6 +341,25 @@ def mlir_of(case):
                          "    %m = arith.mulf %a0, %c : f32\n    linalg.yield %m : f32\n",
                          out_ty)
         return text + f"  return %y : {out_ty}\n}}\n"
+    if case.kind == "rowreduce":
+        # One generic: the innermost loop is its only reduction and the row
+        # maximum does not depend on it (what --opsnn-gpu-warp-reduce takes).
+        row = "affine_map<(d0, d1) -> (d0)>"
+        in_ty = tys[0]
+        return text + (
+            f"  %zero = arith.constant 0.0 : f32\n"
+            f"  %empty = tensor.empty() : {out_ty}\n"
+            f"  %acc = linalg.fill ins(%zero : f32) outs(%empty : {out_ty}) -> {out_ty}\n"
+            f"  %y = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, "
+            f"{row}, {row}], iterator_types = [\"parallel\", \"reduction\"]}}\n"
+            f"      ins(%x, %m : {in_ty}, {out_ty}) outs(%acc : {out_ty}) {{\n"
+            f"  ^bb0(%a0: f32, %a1: f32, %out: f32):\n"
+            f"    %d = arith.subf %a0, %a1 : f32\n"
+            f"    %e = math.exp %d : f32\n"
+            f"    %s = arith.addf %e, %out : f32\n"
+            f"    linalg.yield %s : f32\n"
+            f"  }} -> {out_ty}\n"
+            f"  return %y : {out_ty}\n}}\n")
     zero = "0" if acc == "i32" else "0.0"
     text += (f"  %zero = arith.constant {zero} : {acc}\n"
              f"  %empty = tensor.empty() : {out_ty}\n"
@@ -381,6 +423,8 @@ def reference(case, inputs):
             y = y.transpose(0, 3, 1, 2)
     elif case.kind == "gemm":
         y = a[0] @ a[1]
+    elif case.kind == "rowreduce":
+        return np.exp(a[0] - a[1][:, None]).sum(axis=1)
     else:
         return (np.maximum(a[0] * 1.5 + 0.25, 0) + a[1]) * 0.5
     if epi == "bias_relu":
@@ -478,7 +522,10 @@ def ptxas_figures(opt, case_dir, src, chip, timeout):
     if proc.returncode != 0:
         return {"ok": False, "status": "GPU lowering failed: " + _tail(proc.stderr)}
     text = lowered.read_text()
-    info = {"tensor_cores": "mma.sync" in text}
+    # shfl.sync.bfly: the butterflies of the warp-per-row reduction kernels
+    # (--opsnn-gpu-warp-reduce; the generic path has no shuffles).
+    info = {"tensor_cores": "mma.sync" in text,
+            "warp_shuffles": text.count("shfl.sync.bfly")}
     ptxas = os.environ.get("PTXAS", "/usr/local/cuda/bin/ptxas")
     if not (os.path.exists(ptxas) or shutil.which("ptxas")):
         info.update(ok=True, status="lowered (ptxas not found: not assembled)")
@@ -497,6 +544,8 @@ def ptxas_figures(opt, case_dir, src, chip, timeout):
                 shared_bytes=max((r["shared_bytes"] for r in rows), default=0),
                 status=f"ptxas {chip} ok ({len(rows)} kernels"
                        + (", mma.sync" if info["tensor_cores"] else "")
+                       + (f", {info['warp_shuffles']} shfl.sync.bfly"
+                          if info["warp_shuffles"] else "")
                        + (f", {spills} B spilled)" if spills else ")"))
     return info
 
@@ -601,6 +650,12 @@ def torch_worker(spec_path):
                         y = a @ bm
                         return F.gelu(y + bias, approximate="tanh") if bias is not None else y
                     to_ref = lambda y: y.float()
+                elif kind == "rowreduce":
+                    x, m = ins
+
+                    def fn(x=x, m=m):
+                        return torch.exp(x - m[:, None]).sum(1)
+                    to_ref = lambda y: y
                 else:
                     x, r = ins
 
@@ -682,7 +737,7 @@ def run_case(case, ceil, tools, work, args, deadline):
     row = {"name": case.name, "group": case.group, "kind": case.kind, "shape": case.shape,
            "dtype": case.dtype, "flops": case.flops, "bytes": case.bytes,
            **floor_of(case, ceil), "ours_ms": None, "rel_l2": None,
-           "tolerance": TOLERANCE[case.dtype], "correct": None}
+           "tolerance": case.tolerance, "correct": None}
     d = work / case.name
     d.mkdir(parents=True, exist_ok=True)
     row["case_dir"] = str(d)

@@ -3,7 +3,7 @@ place in the bench JSON and the dashboard.
 
 A --dry-run of the smallest cases (one of each kind: a ResNet-50 conv, a
 BERT GEMM, the fused conv + bias + ReLU, the elementwise chain, the BF16
-and INT8 convs) lowers
+and INT8 convs, the softmax-denominator row reduction) lowers
 each with the GPU pipeline, assembles it with ptxas for sm_90 and checks
 the same module on the CPU against NumPy; its JSON is what the dashboard
 test merges into a bench run. The GPU mode's steps (artifact, check, then
@@ -28,7 +28,7 @@ from opsnn import bench, dashboard
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "bench" / "gpu" / "cases.py"
 SMALLEST = ["r50_s5_3x3", "bert_attn_out", "r50_s3_3x3_bias_relu", "eltwise_chain",
-            "r50_s3_3x3_bf16", "r50_s3_3x3_int8"]
+            "softmax_den", "r50_s3_3x3_bf16", "r50_s3_3x3_int8"]
 # The roofline peak of each operand type: its tensor-core peak (TOPS for INT8).
 PEAK = {"f16": "fp16", "bf16": "bf16", "tf32": "tf32", "i8": "int8", "f32": "fp32"}
 
@@ -72,21 +72,31 @@ def test_dry_run_checks_every_case_and_times_none(dry_run):
         if ptxas:   # spills are the kernels' business (test/GPU), not this script's
             assert r["ptxas"]["kernels"] >= 1 and r["ptxas"]["spill_bytes"] >= 0
         assert r["name"] in table
-    conv = gpu["cases"][0]
+    by_name = {r["name"]: r for r in gpu["cases"]}
+    conv = by_name["r50_s5_3x3"]
     # 8 x 7 x 7 outputs x 512 filters x 512 x 3 x 3 MACs; padded f16 input,
     # f16 filter, f32 output, each moved once.
     assert conv["flops"] == 2 * 8 * 7 * 7 * 512 * 512 * 9
     assert conv["bytes"] == 8 * 9 * 9 * 512 * 2 + 3 * 3 * 512 * 512 * 2 + 8 * 7 * 7 * 512 * 4
     # BF16: 2-byte operands, f32 result, exact products (only the f32
     # accumulation order differs from the reference).
-    bf16 = gpu["cases"][4]
+    bf16 = by_name["r50_s3_3x3_bf16"]
     assert bf16["dtype"] == "bf16" and bf16["tolerance"] == 1e-4 and bf16["rel_l2"] < 1e-5
     assert bf16["bytes"] == 8 * 30 * 30 * 128 * 2 + 9 * 128 * 128 * 2 + 8 * 28 * 28 * 128 * 4
     # INT8: 1-byte operands, i32 result, exact.
-    int8 = gpu["cases"][5]
+    int8 = by_name["r50_s3_3x3_int8"]
     assert int8["dtype"] == "i8" and int8["tolerance"] == 0 and int8["rel_l2"] == 0
     assert int8["bytes"] == 8 * 30 * 30 * 128 + 128 * 9 * 128 + 8 * 28 * 28 * 128 * 4
     assert "NHWC/FHWC i8->i32" in int8["shape"] and int8["vendor_status"] == "n/a (no int8)"
+    # The row reduction: 3 FLOPs per element, x + row max + row sums moved
+    # once (memory bound), its own tolerance, and the warp-per-row kernel
+    # (one butterfly of five xor shuffles; the other kernel is the fill).
+    den = by_name["softmax_den"]
+    assert den["flops"] == 3 * 4096 * 1024 and den["bound"] == "memory"
+    assert den["bytes"] == 4096 * 1024 * 4 + 4096 * 4 + 4096 * 4
+    assert den["tolerance"] == 1e-5 and den["rel_l2"] < 1e-5
+    assert den["ptxas"]["warp_shuffles"] == 5
+    assert all(r["ptxas"]["warp_shuffles"] == 0 for r in gpu["cases"] if r is not den)
     assert gpu["torch"] == "n/a (dry run)"
     assert "floor ms" in table and "cuBLAS/cuDNN ms" in table
 
@@ -177,7 +187,7 @@ def test_torch_worker_agrees_with_the_references(tmp_path, monkeypatch, capsys):
         pytest.skip("no Python with PyTorch (Debian: python3-torch)")
     cases = load_cases_module()
     names = ["r50_s3_1x1_down_s2", "r50_s3_3x3_bias_relu", "bert_ffn1_bias_gelu",
-             "r50_s3_3x3_bf16", "bert_ffn1_tf32", "r50_s3_3x3_int8"]
+             "r50_s3_3x3_bf16", "bert_ffn1_tf32", "softmax_den", "r50_s3_3x3_int8"]
     # A dry run leaves each checked case's inputs and reference in --work.
     assert cases.main(["--dry-run", "--cpu-check-gflop", "5", "--cases", ",".join(names),
                        "--work", str(tmp_path), "--json", str(tmp_path / "gpu.json")]) == 0
@@ -203,6 +213,34 @@ def test_torch_worker_agrees_with_the_references(tmp_path, monkeypatch, capsys):
         for f in formats.values():
             assert f["status"] == "ok" and f["rel_l2"] <= tol, f
     capsys.readouterr()
+
+
+def test_row_reduction_runs_the_warp_kernel_against_its_reference(tmp_path):
+    """softmax_den's module through the GPU's warp-per-row kernel emulated
+    on the CPU (the same lane indexing and butterfly order) against the
+    case's float64 reference; its second input is the rows' maximum."""
+    cases = load_cases_module()
+    (case,) = [c for c in cases.all_cases() if c.name == "softmax_den"]
+    x, m = case.inputs()
+    assert np.array_equal(m, x.max(axis=1))
+    src = tmp_path / "case.mlir"
+    src.write_text(cases.mlir_of(case))
+    opt, run = cases.find_tool("ops-nn-opt"), cases.find_tool("ops-nn-run")
+    pipeline = "opsnn-lower-to-cpu{emulate-warp-reductions}"
+    ir = subprocess.run([opt, str(src), f"--pass-pipeline=builtin.module({pipeline})",
+                         "--mlir-print-ir-after=opsnn-gpu-warp-reduce", "-o", os.devnull],
+                        capture_output=True, text=True, check=True).stderr
+    # The generic became the emulated kernel: no generic left, one butterfly.
+    assert "linalg.generic" not in ir and ir.count("arith.xori") == 5
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "m.npy", m)
+    subprocess.run([run, str(src), "--device=cpu", f"--pipeline={pipeline}",
+                    f"--input={tmp_path / 'x.npy'}", f"--input={tmp_path / 'm.npy'}",
+                    f"--output-dir={tmp_path / 'out'}", "--json"],
+                   capture_output=True, text=True, check=True)
+    out = np.load(tmp_path / "out" / "out0.npy")
+    assert out.shape == (4096,)
+    assert cases.rel_l2(out, cases.reference(case, [x, m])) <= case.tolerance
 
 
 def test_operand_types_as_the_kernel_sees_them():
