@@ -9,7 +9,10 @@
 // kernel with one warp per output element: lane l reads elements l, l+32,
 // ... of the row (consecutive lanes, consecutive addresses), combines them,
 // and the lanes' partials meet in a butterfly of `gpu.shuffle xor`. Lane 0
-// combines the total with the output's initial value and stores it.
+// combines the total with the output's initial value and stores it; when
+// that value is a constant a linalg.fill wrote into a fresh buffer, the
+// constant is used directly and the fill goes (one launch and one pass over
+// the output fewer).
 //
 // With emulate-on-cpu the same body runs as loops (the lanes' partials in a
 // buffer, each shuffle a read of lane ^ offset), combining in the same
@@ -26,6 +29,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/Support/Debug.h"
 
@@ -55,6 +59,11 @@ struct RowReduction {
   /// The combiner's operand that is not the accumulator.
   Value element;
   BlockArgument acc;
+  /// The constant a preceding linalg.fill wrote to the output (and that
+  /// fill), when it folds: lane 0 then combines the total with it instead
+  /// of reading the output, and the fill goes.
+  Value foldedInit;
+  linalg::FillOp fill;
 
   int64_t rows() const {
     int64_t p = 1;
@@ -76,6 +85,39 @@ bool isReassociableCombiner(Operation *op) {
 bool isIdentityBuffer(Value v) {
   auto type = dyn_cast<MemRefType>(v.getType());
   return type && type.hasStaticShape() && type.getLayout().isIdentity();
+}
+
+/// The output's initial value, when it is a constant a linalg.fill wrote
+/// into a fresh buffer that nothing else touches before the reduction: the
+/// kernel then writes every output element (one per row: `everyElement`,
+/// the output indexed by all parallel loops) without reading it.
+void matchFoldableFill(RowReduction &red, bool everyElement) {
+  Value out = red.op.getDpsInitOperand(0)->get();
+  if (!everyElement || !out.getDefiningOp<memref::AllocOp>())
+    return;
+  Block *block = red.op->getBlock();
+  linalg::FillOp fill;
+  for (Operation *user : out.getUsers()) {
+    if (user == red.op.getOperation())
+      continue;
+    Operation *ancestor = block->findAncestorOpInBlock(*user);
+    if (!ancestor)
+      return;
+    if (red.op->isBeforeInBlock(ancestor))
+      continue; // read after the reduction
+    auto candidate = dyn_cast<linalg::FillOp>(user);
+    if (!candidate || fill || !candidate.hasPureBufferSemantics() ||
+        candidate.getDpsInitOperand(0)->get() != out)
+      return; // another use before the reduction: keep reading the output
+    fill = candidate;
+  }
+  if (!fill)
+    return;
+  Value value = fill.getDpsInputOperand(0)->get();
+  if (!matchPattern(value, m_Constant()))
+    return;
+  red.fill = fill;
+  red.foldedInit = value;
 }
 
 FailureOr<RowReduction> matchRowReduction(linalg::GenericOp op,
@@ -139,6 +181,7 @@ FailureOr<RowReduction> matchRowReduction(linalg::GenericOp op,
   red.combiner = combiner;
   red.element = combiner->getOperand(0) == red.acc ? combiner->getOperand(1)
                                                    : combiner->getOperand(0);
+  matchFoldableFill(red, outMap.getNumResults() == numLoops - 1);
   return red;
 }
 
@@ -218,7 +261,9 @@ public:
         llvm::map_to_vector(map.getResults(), [&](AffineExpr e) {
           return parallel[cast<AffineDimExpr>(e).getPosition()];
         });
-    Value old = memref::LoadOp::create(b, loc, init->get(), indices);
+    Value old = red.foldedInit
+                    ? red.foldedInit
+                    : memref::LoadOp::create(b, loc, init->get(), indices);
     memref::StoreOp::create(b, loc, combine(total, old), init->get(), indices);
   }
 
@@ -348,6 +393,8 @@ struct GPUWarpReducePass
       else
         buildGPUKernel(b, loc, red, warpsPerBlock);
       red.op.erase();
+      if (red.fill)
+        red.fill.erase();
     }
   }
 };

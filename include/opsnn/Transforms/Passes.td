@@ -1040,7 +1040,11 @@ def GPUWarpReducePass
     lanes, consecutive addresses) and combines them in order; the lanes'
     partials meet in a butterfly of five `gpu.shuffle xor` (offsets 16, 8,
     4, 2, 1; every lane combines its partner's value with its own); lane 0
-    stores `combiner(total, out)`. Blocks hold `warps-per-block` warps (one
+    stores `combiner(total, out)`; when the output is a fresh buffer whose
+    only earlier use is a `linalg.fill` of a constant (the usual zero or
+    -inf init), lane 0 combines with that constant instead and the fill is
+    erased (no separate fill kernel, the output written once). Blocks hold
+    `warps-per-block` warps (one
     row each; the rows past the last are skipped a whole warp at a time, so
     the shuffles always see full warps). Softmax, layer norm and mean rows,
     global pooling over the last dimension, and row sums of any layout in

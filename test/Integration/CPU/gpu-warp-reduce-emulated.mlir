@@ -18,14 +18,18 @@
 // REF: out5 = in6.sum(axis=1)
 // TOL: 1e-6
 
-// Four warp kernels (a butterfly of five xor steps each), the column sum
-// and the short rows keep their linalg.generic.
+// Four warp kernels (a butterfly of five xor steps each) whose fills fold
+// into lane 0's store (the i32 sum's 5 included), the column sum and the
+// short rows keep their fill and linalg.generic.
 // CHECK-LABEL: func.func @reductions
 // CHECK-COUNT-4: arith.xori %{{.*}}, %c16
 // CHECK-NOT: arith.xori %{{.*}}, %c16
+// CHECK: linalg.fill
 // CHECK: linalg.generic
+// CHECK: linalg.fill
 // CHECK: linalg.generic
 // CHECK-NOT: linalg.generic
+// CHECK-NOT: linalg.fill
 
 #id2 = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (i)>
