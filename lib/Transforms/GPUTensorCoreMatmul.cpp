@@ -214,7 +214,7 @@ public:
   SmallVector<Value> loadAccumulators(Value row0, Value col0) {
     SmallVector<Value> accs;
     auto type = VectorType::get({kMmaM, kMmaN}, mm.accumulatorType());
-    if (FloatAttr init = mm.epilogue.init) {
+    if (TypedAttr init = mm.epilogue.init) {
       // One splat constant: upstream's mma.sync conversion maps it to the
       // register fragments.
       Value splat = arith::ConstantOp::create(
@@ -850,7 +850,7 @@ struct GPUTensorCoreMatmulPass
       // A ragged M needs no read of C (the rows past M are not there):
       // only with C's constant fill folded into the accumulators.
       bool raggedMAllowed =
-          fuseEpilogue && !mm->isInt8() && mm->epilogue.init;
+          fuseEpilogue && mm->epilogue.init;
       std::optional<MatmulTileConfig> cfg;
       if (failed(tileConfig(op, *mm, raggedMAllowed, cfg)))
         return signalPassFailure();
@@ -868,8 +868,7 @@ struct GPUTensorCoreMatmulPass
       LLVM_DEBUG(llvm::dbgs()
                  << "tensor-core " << (mm->conv ? "conv " : "matmul ") << mm->m
                  << "x" << mm->n << "x" << mm->k << ": " << cfg->str() << "\n");
-      // The epilogue is matched for f32 accumulators only.
-      if (!fuseEpilogue || mm->isInt8())
+      if (!fuseEpilogue)
         mm->epilogue = {};
       OpBuilder b(mm->epilogue.anchor(op));
       if (mm->conv)

@@ -44,6 +44,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/Debug.h"
 
@@ -143,10 +144,11 @@ void EpilogueMatcher::matchInit() {
     auto fill = dyn_cast<linalg::FillOp>(op);
     if (fill && fill.hasPureBufferSemantics() &&
         fill.getDpsInitOperand(0)->get() == c) {
-      FloatAttr value;
+      // f32 accumulators, or i32 ones (INT8 GEMMs).
+      TypedAttr value;
       if (!matchPattern(fill.getInputs()[0], m_Constant(&value)) ||
-          !value.getType().isF32()) {
-        LLVM_DEBUG(llvm::dbgs() << "C's fill is not an f32 constant: "
+          value.getType() != getElementTypeOrSelf(c.getType())) {
+        LLVM_DEBUG(llvm::dbgs() << "C's fill is not a constant of C's type: "
                                    "accumulators read from C\n");
         return;
       }
@@ -252,9 +254,9 @@ bool EpilogueMatcher::isFusable(linalg::GenericOp stage, Value current) {
   auto outType = dyn_cast<MemRefType>(out.getType());
   if (!outType || outType.getShape() != cType.getShape() ||
       !outType.getLayout().isIdentity() ||
-      !isa<FloatType>(outType.getElementType()) ||
+      !isa<FloatType, IntegerType>(outType.getElementType()) ||
       !stage.getMatchingIndexingMap(init).isIdentity())
-    return reject("output is not an identity-layout float buffer shaped "
+    return reject("output is not an identity-layout scalar buffer shaped "
                   "like the product, written through the identity map");
   if (out != current && mayAlias(out, current))
     return reject("output overlaps the product");

@@ -45,7 +45,7 @@ struct TensorCoreEpilogue {
   Value product;
   /// The f32 constant C is filled with: the accumulators start at it and
   /// C is not read. Null: C is read.
-  FloatAttr init;
+  TypedAttr init;
   /// The fill of `init`, when nothing reads C between it and the matmul
   /// (the kernel writes all of C, or nobody reads C any more).
   linalg::FillOp deadFill;

@@ -31,9 +31,9 @@
 // PTXAS: OK conv_bf16_kernel/conv_bf16_kernel sm_80: {{[0-9]+}} registers, 15360 B smem, 0 B spill stores, 0 B spill loads, 0 B stack
 // PTXAS: OK conv_tf32_attr_kernel/conv_tf32_attr_kernel sm_80: {{[0-9]+}} registers, 13824 B smem, 0 B spill stores, 0 B spill loads, 0 B stack
 // PTXAS: OK gemm_bf16_fused_kernel/gemm_bf16_fused_kernel sm_80: {{[0-9]+}} registers, {{[1-9][0-9]*}} B smem, 0 B spill stores, 0 B spill loads, 0 B stack
-// PTXAS: OK gemm_i8_kernel_{{[0-9]+}}/gemm_i8_kernel sm_80: {{[0-9]+}} registers, 6912 B smem, 0 B spill stores, 0 B spill loads, 0 B stack
-// PTXAS: OK gemm_i8_kernel_{{[0-9]+}}/gemm_i8_kernel sm_90: {{[0-9]+}} registers, 6912 B smem, 0 B spill stores, 0 B spill loads, 0 B stack
-// PTXAS: OK conv_i8_kernel_{{[0-9]+}}/conv_i8_kernel sm_80: {{[0-9]+}} registers, 4608 B smem, 0 B spill stores, 0 B spill loads, 0 B stack
+// PTXAS: OK gemm_i8_kernel/gemm_i8_kernel sm_80: {{[0-9]+}} registers, 6912 B smem, 0 B spill stores, 0 B spill loads, 0 B stack
+// PTXAS: OK gemm_i8_kernel/gemm_i8_kernel sm_90: {{[0-9]+}} registers, 6912 B smem, 0 B spill stores, 0 B spill loads, 0 B stack
+// PTXAS: OK conv_i8_kernel/conv_i8_kernel sm_80: {{[0-9]+}} registers, 4608 B smem, 0 B spill stores, 0 B spill loads, 0 B stack
 // PTXAS-NOT: FAIL
 // PTXAS-NOT: {{[1-9][0-9]* B spill}}
 
@@ -54,13 +54,14 @@
 // PTX-NOT: mma.sync
 // PTX-LABEL: gpu.binary @gemm_bf16_fused_kernel
 // PTX-SAME: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
-// (the i32 fill is its own kernel: epilogues are matched for f32 only)
-// PTX-LABEL: gpu.binary @gemm_i8_kernel_{{[0-9]+}}
+// The i32 zero fills fold into the accumulators: one kernel each.
+// PTX-LABEL: gpu.binary @gemm_i8_kernel
 // PTX-SAME: cp.async.cg.shared.global [{{[^]]+}}], [{{[^]]+}}], 16;
 // PTX-SAME: st.shared.b8
 // PTX-SAME: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX-SAME: mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32
-// PTX-LABEL: gpu.binary @conv_i8_kernel_{{[0-9]+}}
+// PTX-NOT: gpu.binary @gemm_i8_kernel_
+// PTX-LABEL: gpu.binary @conv_i8_kernel
 // PTX-NOT: st.shared.b8
 // PTX-SAME: mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32
 

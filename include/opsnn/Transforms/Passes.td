@@ -844,8 +844,8 @@ def GPUTensorCoreMatmulPass
     (saturating); their B tile is staged N x K (8-bit fragments have no
     `ldmatrix.trans`): an FHWC filter by cp.async as it is, a K x N matrix
     transposed while it is copied (plain loads, byte stores); BK is a
-    multiple of 32 and the epilogue is not fused (it is matched for f32
-    accumulators). A copy is 16 bytes in every case (8 f16/bf16, 4 f32 or
+    multiple of 32; the i32 fill and the consumers (dequantization,
+    requantization) fold as they do for f32 accumulators. A copy is 16 bytes in every case (8 f16/bf16, 4 f32 or
     16 i8 elements), rows are padded by 16 bytes.
 
     M need not be a multiple of 16 or of BM when C's constant fill folds
