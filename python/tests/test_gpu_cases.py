@@ -90,7 +90,7 @@ def test_dry_run_checks_every_case_and_times_none(dry_run):
     assert "NHWC/FHWC i8->i32" in int8["shape"] and int8["vendor_status"] == "n/a (no int8)"
     # The row reduction: 3 FLOPs per element, x + row max + row sums moved
     # once (memory bound), its own tolerance, and the warp-per-row kernel
-    # (one butterfly of five xor shuffles; the other kernel is the fill).
+    # (one butterfly of five xor shuffles; the zero fill folds into it).
     den = by_name["softmax_den"]
     assert den["flops"] == 3 * 4096 * 1024 and den["bound"] == "memory"
     assert den["bytes"] == 4096 * 1024 * 4 + 4096 * 4 + 4096 * 4
