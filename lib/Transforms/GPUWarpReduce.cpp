@@ -93,7 +93,10 @@ bool isIdentityBuffer(Value v) {
 /// the output indexed by all parallel loops) without reading it.
 void matchFoldableFill(RowReduction &red, bool everyElement) {
   Value out = red.op.getDpsInitOperand(0)->get();
-  if (!everyElement || !out.getDefiningOp<memref::AllocOp>())
+  // A fresh buffer: memref.alloc, or the managed gpu.alloc the GPU
+  // pipeline's host-buffer pass turns it into.
+  if (!everyElement ||
+      !isa_and_present<memref::AllocOp, gpu::AllocOp>(out.getDefiningOp()))
     return;
   Block *block = red.op->getBlock();
   linalg::FillOp fill;

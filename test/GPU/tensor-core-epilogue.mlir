@@ -33,15 +33,14 @@
 // PTXAS90-NOT: {{[1-9][0-9]* B spill}}
 
 // The kernels, all of them: one per fused chain; the GEMM and its consumer
-// (plus the fill of the reduction's init) where the consumer is not
-// elementwise; the product returned as well as consumed is one kernel
-// storing both.
+// where the consumer is not elementwise (the row sum is the warp-per-row
+// kernel, its zero fill folded into it); the product returned as well as
+// consumed is one kernel storing both.
 // KERNELS: OK gemm_bias_relu_f16_kernel/gemm_bias_relu_f16_kernel sm_80
 // KERNELS-NEXT: OK gemm_gelu_residual_kernel/gemm_gelu_residual_kernel sm_80
 // KERNELS-NEXT: OK gemm_transposed_consumer_kernel/gemm_transposed_consumer_kernel sm_80
 // KERNELS-NEXT: OK gemm_transposed_consumer_kernel_0/gemm_transposed_consumer_kernel sm_80
 // KERNELS-NEXT: OK gemm_reduction_consumer_kernel/gemm_reduction_consumer_kernel sm_80
-// KERNELS-NEXT: OK gemm_reduction_consumer_kernel_{{[0-9]+}}/gemm_reduction_consumer_kernel sm_80
 // KERNELS-NEXT: OK gemm_reduction_consumer_kernel_{{[0-9]+}}/gemm_reduction_consumer_kernel sm_80
 // KERNELS-NEXT: OK gemm_product_also_returned_kernel/gemm_product_also_returned_kernel sm_80
 // KERNELS-NOT: OK

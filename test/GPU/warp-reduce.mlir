@@ -15,17 +15,25 @@
 // RUN: not ops-nn-opt %s --opsnn-gpu-warp-reduce="warps-per-block=33" 2>&1 | FileCheck %s --check-prefix=BADWARPS33
 // RUN: not ops-nn-opt %s --opsnn-gpu-warp-reduce="min-reduction-size=0" 2>&1 | FileCheck %s --check-prefix=BADMIN
 
+// One kernel per warp reduction: the fills fold (also after the pipeline
+// has moved the output to managed memory); the column sum keeps its fill
+// kernel.
 // PTXAS-NOT: FAIL
 // PTXAS-NOT: {{[1-9][0-9]* B spill}}
 // PTXAS: OK row_sum_kernel/row_sum_kernel sm_80
+// PTXAS-NEXT: OK row_sum_kernel/row_sum_kernel sm_90
+// PTXAS-NEXT: OK softmax_den_kernel/softmax_den_kernel sm_80
+// PTXAS-NEXT: OK softmax_den_kernel/softmax_den_kernel sm_90
+// PTXAS-NEXT: OK col_sum_kernel/col_sum_kernel sm_80
+// PTXAS-NEXT: OK col_sum_kernel/col_sum_kernel sm_90
+// PTXAS-NEXT: OK col_sum_kernel_{{[0-9]+}}/col_sum_kernel sm_80
 // PTXAS-NOT: FAIL
 
-// One kernel per reduction (the fills fold).
 // PTX-LABEL: gpu.binary @row_sum_kernel
-// PTX-COUNT-5: shfl.sync.bfly.b32
-// PTX-NOT: gpu.binary @row_sum_kernel
+// PTX-SAME: shfl.sync.bfly.b32
+// PTX-NOT: gpu.binary
 // PTX-LABEL: gpu.binary @softmax_den_kernel
-// PTX-COUNT-5: shfl.sync.bfly.b32
+// PTX-SAME: shfl.sync.bfly.b32
 // PTX-NOT: gpu.binary @softmax_den_kernel
 // OFF-NOT: shfl.sync
 
