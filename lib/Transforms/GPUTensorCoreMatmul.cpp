@@ -74,10 +74,12 @@ struct TensorCoreMatmul {
   Type elementType;
 
   bool isInt8() const { return elementType.isInteger(8); }
+  int64_t elementBytes() const {
+    return elementType.getIntOrFloatBitWidth() / 8;
+  }
   /// C's element type: i32 for i8 operands, else f32.
   Type accumulatorType() const {
-    return isInt8() ? Type(IntegerType::get(elementType.getContext(), 32))
-                    : Type(Float32Type::get(elementType.getContext()));
+    return tensorCoreAccumulatorType(elementType);
   }
   /// B's tile is staged N x K: a transposed B (an FHWC filter) as it is,
   /// and an i8 B always (mma.sync's 8-bit B fragments come from N x K rows:
@@ -111,9 +113,7 @@ public:
   /// rows >= M) and its rows >= M are not stored.
   bool raggedM() const { return mm.m % cfg.blockM != 0; }
   int64_t blockRows() const { return llvm::divideCeil(mm.m, cfg.blockM); }
-  int64_t elementBytes() const {
-    return mm.elementType.getIntOrFloatBitWidth() / 8;
-  }
+  int64_t elementBytes() const { return mm.elementBytes(); }
   /// Elements per cp.async: 8 (f16, bf16) or 4 (f32).
   int64_t copyElements() const { return kCopyBytes / elementBytes(); }
   /// K of one fragment: 16 (m16n8k16, f16/bf16) or 8 (m16n8k8, tf32).
@@ -481,16 +481,14 @@ static FailureOr<TensorCoreMatmul> matchTensorCoreMatmul(linalg::MatmulOp op,
   Value bv = op.getDpsInputOperand(1)->get();
   Value c = op.getDpsInitOperand(0)->get();
   Type element = getElementTypeOrSelf(a.getType());
-  if (!element.isF16() && !element.isBF16() && !element.isInteger(8) &&
-      !(allowTF32 && element.isF32())) {
+  if (!isTensorCoreOperandType(element, allowTF32)) {
     LLVM_DEBUG(llvm::dbgs() << "matmul on " << element
                             << " (f32 needs allow-tf32): generic path\n");
     return failure();
   }
   MemRefType aType = memref(a, element);
   MemRefType bType = memref(bv, element);
-  MemRefType cType =
-      memref(c, element.isInteger(8) ? Type(b.getI32Type()) : b.getF32Type());
+  MemRefType cType = memref(c, tensorCoreAccumulatorType(element));
   if (!aType || !bType || !cType)
     return failure();
   TensorCoreMatmul mm{a,
@@ -932,7 +930,7 @@ struct GPUTensorCoreMatmulPass
                            std::optional<MatmulTileConfig> &result) {
     const TargetDescription target = *lookupTarget(targetName);
     int64_t limit = tensorCoreSharedMemoryLimit(target);
-    int64_t elementBytes = mm.elementType.getIntOrFloatBitWidth() / 8;
+    int64_t elementBytes = mm.elementBytes();
     int64_t forcedStages = stages > 0 ? int64_t(stages) : 0;
     if (tiles.empty()) {
       result = selectMatmulTiles(target, mm.m, mm.n, mm.k, elementBytes,

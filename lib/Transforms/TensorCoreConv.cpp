@@ -8,6 +8,8 @@
 
 #include "TensorCoreConv.h"
 
+#include "TensorCoreMmaTypes.h"
+
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/Support/Debug.h"
@@ -66,14 +68,11 @@ mlir::opsnn::matchImplicitGemmConv(linalg::LinalgOp op, bool allowTF32) {
   conv.output = op.getDpsInitOperand(0)->get();
   Builder b(op.getContext());
   conv.elementType = getElementTypeOrSelf(conv.input.getType());
-  if (!conv.elementType.isF16() && !conv.elementType.isBF16() &&
-      !conv.elementType.isInteger(8) &&
-      !(allowTF32 && conv.elementType.isF32()))
+  if (!isTensorCoreOperandType(conv.elementType, allowTF32))
     return reject(conv.elementType.isF32()
                       ? "f32 inputs and TF32 not allowed"
                       : "input type not f16/bf16/i8 (or f32 as TF32)");
-  Type accumulator = conv.elementType.isInteger(8) ? Type(b.getI32Type())
-                                                    : Type(b.getF32Type());
+  Type accumulator = tensorCoreAccumulatorType(conv.elementType);
   MemRefType inType = staticBuffer(conv.input, conv.elementType);
   MemRefType filterType = staticBuffer(conv.filter, conv.elementType);
   MemRefType outType = staticBuffer(conv.output, accumulator);

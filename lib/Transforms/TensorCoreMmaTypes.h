@@ -12,9 +12,24 @@
 #ifndef OPSNN_LIB_TRANSFORMS_TENSORCOREMMATYPES_H
 #define OPSNN_LIB_TRANSFORMS_TENSORCOREMMATYPES_H
 
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 
 namespace mlir::opsnn {
+
+/// Whether the tensor-core kernel takes A and B of `element`: f16, bf16,
+/// i8, and f32 (run as TF32) when `allowTF32`.
+inline bool isTensorCoreOperandType(Type element, bool allowTF32) {
+  return element.isF16() || element.isBF16() || element.isInteger(8) ||
+         (allowTF32 && element.isF32());
+}
+
+/// The accumulator (C) type for A and B of `element`: i32 for i8, else f32.
+inline Type tensorCoreAccumulatorType(Type element) {
+  MLIRContext *ctx = element.getContext();
+  return element.isInteger(8) ? Type(IntegerType::get(ctx, 32))
+                              : Type(Float32Type::get(ctx));
+}
 
 /// Gives every nvgpu.mma.sync under `root` the operand type `elementType`
 /// of the kernel's A and B:
