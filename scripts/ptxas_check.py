@@ -6,7 +6,8 @@ with the CUDA toolkit's ptxas for each requested architecture.
         | scripts/ptxas_check.py --arch sm_80 --arch sm_90 [--ptx-dir DIR] [--json]
 
 Prints one line per kernel and architecture with the registers, shared
-memory, spill stores/loads and stack frame ptxas -v reports; exits 1 when
+memory (static; "+ dynamic" when the kernel also takes dynamic shared memory,
+sized at launch), spill stores/loads and stack frame ptxas -v reports; exits 1 when
 ptxas rejects any kernel or when no kernel was found.
 """
 
@@ -23,6 +24,12 @@ PTXAS = os.environ.get("PTXAS", "/usr/local/cuda/bin/ptxas")
 BINARY = re.compile(
     r'gpu\.binary\s+@(?P<module>[\w$.]+)\s*\[#gpu\.object<#nvvm\.target<[^>]*>\s*,'
     r'(?:\s*properties\s*=\s*\{[^}]*\}\s*,)?\s*assembly\s*=\s*"(?P<ptx>(?:[^"\\]|\\.)*)"')
+
+
+# MLIR's gpu.dynamic_shared_memory lowers to a zero-sized (PTX: one-byte)
+# shared global, __dynamic_shmem__N, whose address starts the block's shared
+# window; the dynamic bytes follow it. CUDA C spells it .extern .shared.
+DYNAMIC_SHARED = re.compile(r"\.extern\s+\.shared\b|\.shared\s[^;]*__dynamic_shmem__")
 
 
 def unescape(text):
@@ -96,12 +103,16 @@ def main():
                 failed = True
                 print("FAIL %s %s: %s" % (module, arch, run.stderr.strip()))
                 continue
+            # Dynamic shared memory (an .extern .shared array) is sized at
+            # launch: ptxas counts only the static part.
+            dynamic = bool(DYNAMIC_SHARED.search(ptx))
             for entry, fig in parse_verbose(run.stderr).items():
-                row = dict(module=module, kernel=entry, arch=arch, **fig)
+                row = dict(module=module, kernel=entry, arch=arch, dynamic_shared=dynamic, **fig)
                 rows.append(row)
                 if not args.json:
+                    row["dynamic"] = " + dynamic" if dynamic else ""
                     print("OK %(module)s/%(kernel)s %(arch)s: %(registers)d registers, "
-                          "%(shared_bytes)d B smem, %(spill_stores)d B spill stores, "
+                          "%(shared_bytes)d B smem%(dynamic)s, %(spill_stores)d B spill stores, "
                           "%(spill_loads)d B spill loads, %(stack_bytes)d B stack" % row)
     if args.json:
         print(json.dumps(rows, indent=2))

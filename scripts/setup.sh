@@ -94,6 +94,13 @@ configure_and_build() {
   cmake --build "$OPSNN_BUILD_DIR" "${jobs[@]}"
 }
 
+# Sanitizer and libFuzzer builds link clang's compiler-rt runtimes
+# (libclang_rt.asan*.a, libclang_rt.fuzzer*.a), which the base image does not
+# carry for clang 22.
+if [ -n "${OPSNN_SANITIZE:-}" ] || [ "${OPSNN_FUZZ:-}" = ON ]; then
+  OPSNN_APT_PACKAGES+=(libclang-rt-22-dev)
+fi
+
 opsnn_setup() {
   install_missing_packages
   install_python_requirements

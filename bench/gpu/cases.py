@@ -542,8 +542,11 @@ def ptxas_figures(opt, case_dir, src, chip, timeout):
                 max_registers=max((r["registers"] for r in rows), default=0),
                 spill_bytes=spills,
                 shared_bytes=max((r["shared_bytes"] for r in rows), default=0),
+                dynamic_shared=any(r.get("dynamic_shared") for r in rows),
                 status=f"ptxas {chip} ok ({len(rows)} kernels"
                        + (", mma.sync" if info["tensor_cores"] else "")
+                       + (", dynamic smem" if any(r.get("dynamic_shared") for r in rows)
+                          else "")
                        + (f", {info['warp_shuffles']} shfl.sync.bfly"
                           if info["warp_shuffles"] else "")
                        + (f", {spills} B spilled)" if spills else ")"))

@@ -51,6 +51,7 @@ bool CudaDriver::load() {
   resolve(library, "cuModuleUnload", cuModuleUnload, error);
   resolve(library, "cuModuleGetFunction", cuModuleGetFunction, error);
   resolve(library, "cuLaunchKernel", cuLaunchKernel, error);
+  resolve(library, "cuFuncSetAttribute", cuFuncSetAttribute, error);
   resolve(library, "cuStreamCreate", cuStreamCreate, error);
   resolve(library, "cuStreamSynchronize", cuStreamSynchronize, error);
   resolve(library, "cuStreamDestroy_v2", cuStreamDestroy, error);

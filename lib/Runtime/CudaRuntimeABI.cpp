@@ -106,6 +106,15 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   CudaDriver *driver = availableDriver("launching a kernel");
   if (!driver || !function)
     return;
+  // Kernels with more than 48 KiB of dynamic shared memory (the tensor-core
+  // kernels' larger tiles) must opt in first; the driver rejects the launch
+  // (with a message) if the device has less.
+  if (sharedMemoryBytes > CudaDriver::kDefaultSharedMemoryBytes &&
+      !driver->check(driver->cuFuncSetAttribute(
+                         function, CudaDriver::kMaxDynamicSharedSizeAttribute,
+                         sharedMemoryBytes),
+                     "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)"))
+    return;
   driver->check(driver->cuLaunchKernel(function, gridX, gridY, gridZ, blockX,
                                        blockY, blockZ, sharedMemoryBytes,
                                        stream, params, extra),

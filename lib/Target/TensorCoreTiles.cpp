@@ -10,6 +10,7 @@
 #include "opsnn/Target/TargetDescription.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 using namespace mlir::opsnn;
 
@@ -20,12 +21,35 @@ std::string MatmulTileConfig::str() const {
          " warps, " + std::to_string(stages) + " stages";
 }
 
+/// Shared memory the CUDA driver reserves per block on sm_80 and later.
+constexpr int64_t kReservedSharedMemoryPerBlock = 1024;
+
+/// The compute capability of `chip` ("sm_80" -> 80), 0 if not of that form.
+static int64_t computeCapability(const std::string &chip) {
+  if (chip.rfind("sm_", 0) != 0)
+    return 0;
+  return std::atoll(chip.c_str() + 3);
+}
+
+int64_t
+mlir::opsnn::maxSharedMemoryPerBlock(const TargetDescription &target) {
+  if (target.sharedMemoryPerSMBytes <= 0)
+    return kStaticSharedMemoryBytes;
+  int64_t reserved = computeCapability(target.chip) >= 80
+                         ? kReservedSharedMemoryPerBlock
+                         : 0;
+  return target.sharedMemoryPerSMBytes - reserved;
+}
+
 int64_t mlir::opsnn::tensorCoreSharedMemoryLimit(
     const TargetDescription &target) {
-  int64_t limit = 48 * 1024;
-  if (target.sharedMemoryPerSMBytes > 0)
-    limit = std::min(limit, target.sharedMemoryPerSMBytes);
-  return limit;
+  int64_t smem = target.sharedMemoryPerSMBytes > 0
+                     ? target.sharedMemoryPerSMBytes
+                     : kStaticSharedMemoryBytes;
+  int64_t staticLimit = std::min(kStaticSharedMemoryBytes, smem);
+  int64_t twoPerSM = std::min(maxSharedMemoryPerBlock(target),
+                              smem / 2 - kReservedSharedMemoryPerBlock);
+  return std::max(staticLimit, twoPerSM);
 }
 
 int64_t mlir::opsnn::selectStages(const MatmulTileConfig &config, int64_t k,
@@ -54,9 +78,12 @@ static void chooseWarpTile(MatmulTileConfig &config) {
 }
 
 std::optional<MatmulTileConfig>
-mlir::opsnn::selectMatmulTiles(const TargetDescription &target, int64_t m,
-                               int64_t n, int64_t k, int64_t elementBytes,
-                               int64_t stages, bool raggedM) {
+mlir::opsnn::selectMatmulTiles(const TargetDescription &target,
+                               const MatmulTileProblem &problem,
+                               int64_t stages) {
+  int64_t m = problem.m, n = problem.n, k = problem.k;
+  int64_t elementBytes = problem.elementBytes;
+  bool raggedM = problem.raggedM;
   // BK's granule: 16, or one 8-bit fragment's K (32).
   int64_t minBK = std::max(kMmaK, mmaFragmentK(elementBytes));
   if (m <= 0 || n <= 0 || k <= 0 || (!raggedM && m % kMmaM) || n % kMmaN ||
@@ -75,6 +102,7 @@ mlir::opsnn::selectMatmulTiles(const TargetDescription &target, int64_t m,
       continue;
     MatmulTileConfig config;
     config.sharedPad = kSharedPadBytes / elementBytes;
+    config.stagesBAsNK = problem.stagesBAsNK;
     config.blockM = tile[0];
     config.blockN = tile[1];
     // Rule 5: the deepest pipeline that fits, BK = 32 (rule 3) then 16

@@ -158,6 +158,8 @@ public:
                            element, MemRefLayoutAttrInterface(), space);
   }
   MemRefType sharedTypeB(Attribute space, Type element) const {
+    assert(cfg.stagesBAsNK == mm.stagesBAsNK() &&
+           "tiles chosen for another B layout");
     if (mm.stagesBAsNK())
       return MemRefType::get(
           {cfg.stages, cfg.blockN, cfg.blockK + cfg.sharedPad}, element,
@@ -571,34 +573,60 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
   // copies (cp.async copies between equal types) and an f16 view for the
   // fragments.
   bool bf16AsF16 = asyncCopies && mm.elementType.isBF16();
-  auto bytes = [&](MemRefType type) {
-    return MemRefType::get({type.getNumElements() * kb.elementBytes()},
-                           b.getI8Type(), MemRefLayoutAttrInterface(), shared);
+  // Past 48 KiB the tiles are views of dynamic shared memory (A at byte 0,
+  // B after it; both sizes are multiples of 16 bytes), the launch says how
+  // much, and the runtime opts the kernel in to it.
+  int64_t bytesA = typeA.getNumElements() * kb.elementBytes();
+  int64_t bytesB = typeB.getNumElements() * kb.elementBytes();
+  bool dynamicShared = cfg.needsDynamicSharedMemory(kb.elementBytes());
+  auto bytes = [&](int64_t size) {
+    return MemRefType::get({size}, b.getI8Type(),
+                           MemRefLayoutAttrInterface(), shared);
   };
   SmallVector<Type> attributions = {typeA, typeB};
-  if (bf16AsF16)
-    attributions = {bytes(typeA), bytes(typeB)};
+  if (dynamicShared)
+    attributions.clear();
+  else if (bf16AsF16)
+    attributions = {bytes(bytesA), bytes(bytesB)};
   Value one = kb.cst(1);
+  Value dynamicSharedBytes;
+  if (dynamicShared)
+    dynamicSharedBytes = arith::ConstantIntOp::create(
+        b, loc, b.getI32Type(), bytesA + bytesB);
   auto launch = gpu::LaunchOp::create(
       b, loc, kb.cst(mm.n / cfg.blockN), kb.cst(kb.blockRows()), one,
-      kb.cst(kb.numThreads()), one, one, /*dynamicSharedMemorySize=*/nullptr,
+      kb.cst(kb.numThreads()), one, one, dynamicSharedBytes,
       /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, attributions);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&launch.getBody().front());
-  Value sA = launch.getWorkgroupAttributions()[0];
-  Value sB = launch.getWorkgroupAttributions()[1];
-  Value fragA = sA, fragB = sB;
-  if (bf16AsF16) {
-    Value zero = kb.cst(0);
-    auto view = [&](Value buffer, MemRefType type) -> Value {
-      return memref::ViewOp::create(b, loc, type, buffer, zero, ValueRange{});
+  Value sA, sB, fragA, fragB;
+  if (!dynamicShared && !bf16AsF16) {
+    sA = fragA = launch.getWorkgroupAttributions()[0];
+    sB = fragB = launch.getWorkgroupAttributions()[1];
+  } else {
+    // Byte buffers and the offsets of A and B in them.
+    Value bufferA, bufferB, offsetA = kb.cst(0), offsetB = kb.cst(0);
+    if (dynamicShared) {
+      bufferA = bufferB = gpu::DynamicSharedMemoryOp::create(
+          b, loc, MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                                  MemRefLayoutAttrInterface(), shared));
+      offsetB = kb.cst(bytesA);
+    } else {
+      bufferA = launch.getWorkgroupAttributions()[0];
+      bufferB = launch.getWorkgroupAttributions()[1];
+    }
+    auto view = [&](Value buffer, Value offset, MemRefType type) -> Value {
+      return memref::ViewOp::create(b, loc, type, buffer, offset,
+                                    ValueRange{});
     };
-    Type f16 = b.getF16Type();
-    fragA = view(sA, kb.sharedTypeA(shared, f16));
-    fragB = view(sB, kb.sharedTypeB(shared, f16));
-    sA = view(sA, typeA);
-    sB = view(sB, typeB);
-    kb.fragmentType = f16;
+    sA = fragA = view(bufferA, offsetA, typeA);
+    sB = fragB = view(bufferB, offsetB, typeB);
+    if (bf16AsF16) {
+      Type f16 = b.getF16Type();
+      fragA = view(bufferA, offsetA, kb.sharedTypeA(shared, f16));
+      fragB = view(bufferB, offsetB, kb.sharedTypeB(shared, f16));
+      kb.fragmentType = f16;
+    }
   }
   Value bn0 = kb.mul(launch.getBlockIds().x, cfg.blockN);
   Value bm0 = kb.mul(launch.getBlockIds().y, cfg.blockM);
@@ -933,13 +961,15 @@ struct GPUTensorCoreMatmulPass
     int64_t elementBytes = mm.elementBytes();
     int64_t forcedStages = stages > 0 ? int64_t(stages) : 0;
     if (tiles.empty()) {
-      result = selectMatmulTiles(target, mm.m, mm.n, mm.k, elementBytes,
-                                 forcedStages);
-      if (!result && raggedMAllowed)
-        result = selectMatmulTiles(target, mm.m, mm.n, mm.k, elementBytes,
-                                   forcedStages, /*raggedM=*/true);
-      if (!result && forcedStages &&
-          selectMatmulTiles(target, mm.m, mm.n, mm.k, elementBytes))
+      MatmulTileProblem problem{mm.m, mm.n, mm.k, elementBytes,
+                                mm.stagesBAsNK()};
+      result = selectMatmulTiles(target, problem, forcedStages);
+      if (!result && raggedMAllowed) {
+        problem.raggedM = true;
+        result = selectMatmulTiles(target, problem, forcedStages);
+      }
+      problem.raggedM = false;
+      if (!result && forcedStages && selectMatmulTiles(target, problem))
         return op.emitError()
                << "stages=" << forcedStages << ": no block tile's "
                << forcedStages << " stages fit in " << limit
@@ -948,6 +978,7 @@ struct GPUTensorCoreMatmulPass
     }
     MatmulTileConfig cfg;
     cfg.sharedPad = kSharedPadBytes / elementBytes;
+    cfg.stagesBAsNK = mm.stagesBAsNK();
     cfg.blockM = tiles[0];
     cfg.blockN = tiles[1];
     cfg.blockK = tiles[2];
@@ -965,17 +996,22 @@ struct GPUTensorCoreMatmulPass
              << "tiles=" << cfg.blockM << "," << cfg.blockN << ","
              << cfg.blockK << ",...: BM, BN and BK must divide the GEMM's M, "
              << "N and K (" << mm.m << "x" << mm.n << "x" << mm.k << ")";
-    cfg.stages = forcedStages
-                     ? forcedStages
-                     : selectStages(cfg, mm.k, elementBytes, limit);
+    // Fixed tiles may use all the shared memory a block can opt in to;
+    // the heuristic's stages prefer the two-blocks-per-SM budget.
+    int64_t blockLimit = maxSharedMemoryPerBlock(target);
+    cfg.stages = forcedStages;
+    if (!cfg.stages)
+      cfg.stages = selectStages(cfg, mm.k, elementBytes, limit);
+    if (!cfg.stages)
+      cfg.stages = selectStages(cfg, mm.k, elementBytes, blockLimit);
     if (cfg.stages == 0 ||
-        cfg.sharedBytesAllStages(elementBytes) > limit)
+        cfg.sharedBytesAllStages(elementBytes) > blockLimit)
       return op.emitError()
              << "tiles=" << cfg.blockM << "," << cfg.blockN << ","
              << cfg.blockK << ",...: " << std::max<int64_t>(cfg.stages, 1)
              << " stage(s) of " << cfg.sharedBytes(elementBytes)
-             << " B exceed the " << limit
-             << " B of shared memory a block may use";
+             << " B exceed the " << blockLimit
+             << " B of shared memory a block may use on " << target.name;
     result = cfg;
     return success();
   }

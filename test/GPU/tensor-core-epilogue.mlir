@@ -15,19 +15,20 @@
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="fuse-epilogue=false" --canonicalize | FileCheck %s --check-prefix=NOFUSE
 
 // Every kernel assembles for both architectures without spills, the fused
-// 2048x2048 GEMM (128x128 blocks, 8 warps, 16 fragments each) included.
+// 2048x2048 GEMM (128x128 blocks, 8 warps, 16 fragments each) included;
+// its stages take more than 48 KiB, so its shared memory is dynamic.
 // The epilogue adds no shared memory: the fused 256x256x128 GEMM uses as
 // much as the plain one of the same shape (the transposed consumer's).
 // PTXAS-NOT: FAIL
 // PTXAS-NOT: {{[1-9][0-9]* B spill}}
-// PTXAS: OK gemm_bias_relu_f16_kernel/gemm_bias_relu_f16_kernel sm_80: {{[0-9]+}} registers, {{[0-9]+}} B smem, 0 B spill stores, 0 B spill loads, 0 B stack
-// PTXAS: OK gemm_bias_relu_f16_kernel/gemm_bias_relu_f16_kernel sm_90: {{[0-9]+}} registers, {{[0-9]+}} B smem, 0 B spill stores, 0 B spill loads, 0 B stack
+// PTXAS: OK gemm_bias_relu_f16_kernel/gemm_bias_relu_f16_kernel sm_80: {{[0-9]+}} registers, {{[0-9]+}} B smem + dynamic, 0 B spill stores, 0 B spill loads, 0 B stack
+// PTXAS: OK gemm_bias_relu_f16_kernel/gemm_bias_relu_f16_kernel sm_90: {{[0-9]+}} registers, {{[0-9]+}} B smem + dynamic, 0 B spill stores, 0 B spill loads, 0 B stack
 // PTXAS: OK gemm_gelu_residual_kernel/gemm_gelu_residual_kernel sm_80: {{[0-9]+}} registers, [[SMEM:[0-9]+]] B smem, 0 B spill stores, 0 B spill loads, 0 B stack
 // PTXAS: OK gemm_gelu_residual_kernel/gemm_gelu_residual_kernel sm_90: {{[0-9]+}} registers, [[SMEM]] B smem, 0 B spill stores, 0 B spill loads, 0 B stack
 // PTXAS: OK gemm_transposed_consumer_kernel/gemm_transposed_consumer_kernel sm_80: {{[0-9]+}} registers, [[SMEM]] B smem, 0 B spill stores, 0 B spill loads, 0 B stack
 // PTXAS-NOT: FAIL
 // PTXAS-NOT: {{[1-9][0-9]* B spill}}
-// PTXAS90: OK gemm_bias_relu_f16_kernel/gemm_bias_relu_f16_kernel sm_90: {{[0-9]+}} registers, {{[0-9]+}} B smem, 0 B spill stores, 0 B spill loads
+// PTXAS90: OK gemm_bias_relu_f16_kernel/gemm_bias_relu_f16_kernel sm_90: {{[0-9]+}} registers, {{[0-9]+}} B smem + dynamic, 0 B spill stores, 0 B spill loads
 // PTXAS90: OK gemm_gelu_residual_kernel/gemm_gelu_residual_kernel sm_90: {{[0-9]+}} registers, {{[0-9]+}} B smem, 0 B spill stores, 0 B spill loads
 // PTXAS90-NOT: FAIL
 // PTXAS90-NOT: {{[1-9][0-9]* B spill}}

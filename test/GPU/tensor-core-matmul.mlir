@@ -23,19 +23,20 @@
 // RUN: not ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="tiles=64,64,16,48,32" 2>&1 | FileCheck %s --check-prefix=BADWARP
 // RUN: not ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="tiles=512,64,16,16,8" 2>&1 | FileCheck %s --check-prefix=BADTHREADS
 // RUN: not ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="tiles=128,128,48,64,32" 2>&1 | FileCheck %s --check-prefix=BADDIV
-// RUN: not ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="tiles=128,128,64,64,32 stages=2" 2>&1 | FileCheck %s --check-prefix=BADSMEM
+// RUN: not ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="tiles=128,128,256,64,32 stages=2" 2>&1 | FileCheck %s --check-prefix=BADSMEM
 // RUN: not ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="stages=0" 2>&1 | FileCheck %s --check-prefix=BADSTAGES
 
 // Every kernel (the two tensor-core GEMMs, whose zero fills are folded into
 // the accumulators; the f32 GEMM and its fill) assembles for both
 // architectures with no local-memory spills; the GEMM kernels use shared
-// memory: three stages (gemm_large: 3 x 10496 B with BK = 16; gemm_small:
-// 3 x 4096 B). Registers (sm_80 PTX): 114/116 for 128x128 blocks on
-// sm_80/sm_90 (120/124 with one stage, 122/124 with two).
+// memory: three stages (gemm_large: 3 x 18944 B with BK = 32, past 48 KiB,
+// so dynamic shared memory: ptxas counts only the 1-byte symbol it starts
+// at; gemm_small: 3 x 4096 B, static). Registers (sm_80 PTX): 122/124 for
+// 128x128 blocks on sm_80/sm_90 (120/124 with one stage, 122/124 with two).
 // PTXAS-NOT: FAIL
 // PTXAS-NOT: {{[1-9][0-9]* B spill}}
-// PTXAS: OK gemm_large_kernel/gemm_large_kernel sm_80: {{[0-9]+}} registers, 31488 B smem, 0 B spill stores, 0 B spill loads, 0 B stack
-// PTXAS: OK gemm_large_kernel/gemm_large_kernel sm_90: {{[0-9]+}} registers, 31488 B smem, 0 B spill stores, 0 B spill loads, 0 B stack
+// PTXAS: OK gemm_large_kernel/gemm_large_kernel sm_80: {{[0-9]+}} registers, 1 B smem + dynamic, 0 B spill stores, 0 B spill loads, 0 B stack
+// PTXAS: OK gemm_large_kernel/gemm_large_kernel sm_90: {{[0-9]+}} registers, 1 B smem + dynamic, 0 B spill stores, 0 B spill loads, 0 B stack
 // PTXAS-NOT: FAIL
 // PTXAS-NOT: {{[1-9][0-9]* B spill}}
 // PTXAS: OK gemm_small_kernel/gemm_small_kernel sm_80: {{[0-9]+}} registers, 12288 B smem, 0 B spill stores, 0 B spill loads, 0 B stack
@@ -47,7 +48,7 @@
 // PTXAS-NOT: {{[1-9][0-9]* B spill}}
 // For sm_90 the tiles are the H100's (132 SMs): smaller blocks for the
 // small GEMM (3 stages of 2816 B).
-// PTXAS90: OK gemm_large_kernel/gemm_large_kernel sm_90: {{[0-9]+}} registers, 31488 B smem, 0 B spill stores, 0 B spill loads
+// PTXAS90: OK gemm_large_kernel/gemm_large_kernel sm_90: {{[0-9]+}} registers, 1 B smem + dynamic, 0 B spill stores, 0 B spill loads
 // PTXAS90: OK gemm_small_kernel/gemm_small_kernel sm_90: {{[0-9]+}} registers, 8448 B smem, 0 B spill stores, 0 B spill loads
 // PTXAS90-NOT: FAIL
 // One stage: today's single-buffered figures (BK = 32 fits again).
@@ -58,9 +59,10 @@
 // The tensor-core kernel's PTX has 16-byte cp.async copies with a commit and
 // a wait that leaves one group (the next step's copies) in flight,
 // ldmatrix (x4 for A, transposed x2 for B), mma.sync m16n8k16 with f32
-// accumulation, 16-byte aligned shared tiles.
+// accumulation, 16-byte aligned shared tiles (gemm_large: the dynamic
+// shared memory's symbol).
 // PTX-LABEL: gpu.binary @gemm_large_kernel
-// PTX-SAME: .shared .align 16
+// PTX-SAME: .shared .align 16 .b8 __dynamic_shmem__0
 // PTX-SAME: cp.async.cg.shared.global [{{[^]]+}}], [{{[^]]+}}], 16;
 // PTX-SAME: cp.async.commit_group;
 // PTX-SAME: ldmatrix.sync.aligned.m8n8.x4.shared.b16
@@ -89,42 +91,51 @@
 
 // Heuristic tiles for the A100 (108 SMs): 2048x2048 -> 128x128 blocks
 // (256 blocks >= 108), 64x32 warp tiles: 8 warps; rows padded by 8; three
-// stages, which fit in 48 KiB with BK = 16 (3 x 10496 B; BK = 32 would
-// need 3 x 18944 B). Stage s of K step k is s = k mod 3.
-// VEC-DAG: #[[NEXTK:.+]] = affine_map<()[s0] -> (s0 + 32)>
-// VEC-DAG: #[[NEXTSTAGE:.+]] = affine_map<()[s0] -> (s0 floordiv 16 - ((s0 floordiv 16 + 2) floordiv 3) * 3 + 2)>
-// VEC-DAG: #[[STAGE:.+]] = affine_map<()[s0] -> ((s0 floordiv 16) mod 3)>
+// stages with BK = 32 (3 x 18944 B = 56832 B: within the A100's budget of
+// 81 KiB, two blocks per SM). Past 48 KiB the tiles are views of dynamic
+// shared memory, A at byte 0 and B at byte 3 x 128 x 40 x 2 = 30720, and
+// the launch asks for the bytes. Stage s of K step k is s = k mod 3.
+// VEC-DAG: #[[NEXTK:.+]] = affine_map<()[s0] -> (s0 + 64)>
+// VEC-DAG: #[[NEXTSTAGE:.+]] = affine_map<()[s0] -> (s0 floordiv 32 - ((s0 floordiv 32 + 2) floordiv 3) * 3 + 2)>
+// VEC-DAG: #[[STAGE:.+]] = affine_map<()[s0] -> ((s0 floordiv 32) mod 3)>
 // VEC-LABEL: func.func @gemm_large
 // VEC-DAG: %[[C16:.+]] = arith.constant 16 : index
 // VEC-DAG: %[[C256:.+]] = arith.constant 256 : index
 // VEC-DAG: %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<16x8xf32>
-// VEC: gpu.launch blocks({{.*}}) in ({{.*}} = %[[C16]], {{.*}} = %[[C16]], {{.*}}) threads({{.*}}) in ({{.*}} = %[[C256]], {{.*}}) workgroup(%[[SA:.+]] : memref<3x128x24xf16, #gpu.address_space<workgroup>>, %[[SB:.+]] : memref<3x16x136xf16, #gpu.address_space<workgroup>>)
+// VEC-DAG: %[[BYTES:.+]] = arith.constant 56832 : i32
+// VEC: gpu.launch blocks({{.*}}) in ({{.*}} = %[[C16]], {{.*}} = %[[C16]], {{.*}}) threads({{.*}}) in ({{.*}} = %[[C256]], {{.*}}) dynamic_shared_memory_size %[[BYTES]] {
+// VEC-NEXT: %[[SMEM:.+]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// VEC-NEXT: %[[SA:.+]] = memref.view %[[SMEM]][%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x128x40xf16, #gpu.address_space<workgroup>>
+// VEC-NEXT: %[[SB:.+]] = memref.view %[[SMEM]][%c30720][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x32x136xf16, #gpu.address_space<workgroup>>
 // 4 x 4 accumulator fragments per warp, starting at the zero C is filled
 // with (the fill is gone; C is not read).
 // VEC-NOT: linalg.fill
 // VEC-NOT: vector.transfer_read {{.*}} : memref<2048x2048xf32>
-// Prologue: K steps 0 and 1 into stages 0 and 1 (128x16 A tile and 16x128
-// B tile: 256 16-byte chunks each, one per thread).
-// VEC: vector.transfer_write {{.*}}, %[[SA]][%c0, {{.*}}] {{.*}} : vector<8xf16>, memref<3x128x24xf16, #gpu.address_space<workgroup>>
-// VEC: vector.transfer_write {{.*}}, %[[SB]][%c0, {{.*}}] {{.*}} : vector<8xf16>, memref<3x16x136xf16, #gpu.address_space<workgroup>>
-// VEC: vector.transfer_write {{.*}}, %[[SA]][%c1, {{.*}}] {{.*}} : vector<8xf16>, memref<3x128x24xf16, #gpu.address_space<workgroup>>
-// VEC: vector.transfer_write {{.*}}, %[[SB]][%c1, {{.*}}] {{.*}} : vector<8xf16>, memref<3x16x136xf16, #gpu.address_space<workgroup>>
+// Prologue: K steps 0 and 1 into stages 0 and 1 (128x32 A tile and 32x128
+// B tile: 512 16-byte chunks each, two per thread).
+// VEC-COUNT-2: vector.transfer_write {{.*}}, %[[SA]][%c0, {{.*}}] {{.*}} : vector<8xf16>, memref<3x128x40xf16, #gpu.address_space<workgroup>>
+// VEC-COUNT-2: vector.transfer_write {{.*}}, %[[SB]][%c0, {{.*}}] {{.*}} : vector<8xf16>, memref<3x32x136xf16, #gpu.address_space<workgroup>>
+// VEC-COUNT-2: vector.transfer_write {{.*}}, %[[SA]][%c1, {{.*}}] {{.*}} : vector<8xf16>, memref<3x128x40xf16, #gpu.address_space<workgroup>>
+// VEC-COUNT-2: vector.transfer_write {{.*}}, %[[SB]][%c1, {{.*}}] {{.*}} : vector<8xf16>, memref<3x32x136xf16, #gpu.address_space<workgroup>>
 // One barrier per step, then step k+2 into stage (k+2) mod 3 while the
 // warps compute on stage k mod 3.
-// VEC: scf.for %[[K:.+]] = %c0 to %c1024 step %c16 iter_args({{.*}} = %[[ZERO]], {{.*}} = %[[ZERO]], {{.*}}) -> (vector<16x8xf32>, {{.*}}vector<16x8xf32>) {
+// VEC: scf.for %[[K:.+]] = %c0 to %c1024 step %c32 iter_args({{.*}} = %[[ZERO]], {{.*}} = %[[ZERO]], {{.*}}) -> (vector<16x8xf32>, {{.*}}vector<16x8xf32>) {
 // VEC-NEXT: gpu.barrier
 // VEC-NEXT: %[[NK:.+]] = affine.apply #[[NEXTK]]()[%[[K]]]
 // VEC-NEXT: %[[NS:.+]] = affine.apply #[[NEXTSTAGE]]()[%[[K]]]
 // VEC-NEXT: %[[IN:.+]] = arith.cmpi ult, %[[NK]], %c1024
 // VEC-NEXT: scf.if %[[IN]] {
-// VEC: vector.transfer_write {{.*}}, %[[SA]][%[[NS]], {{.*}}]
-// VEC: vector.transfer_write {{.*}}, %[[SB]][%[[NS]], {{.*}}]
+// VEC-COUNT-2: vector.transfer_write {{.*}}, %[[SA]][%[[NS]], {{.*}}]
+// VEC-COUNT-2: vector.transfer_write {{.*}}, %[[SB]][%[[NS]], {{.*}}]
 // VEC-NEXT: {{^ *}}}{{$}}
 // VEC-NEXT: %[[S:.+]] = affine.apply #[[STAGE]]()[%[[K]]]
-// VEC-NEXT: vector.transfer_read %[[SA]][%[[S]], {{.*}} : memref<3x128x24xf16, #gpu.address_space<workgroup>>, vector<16x16xf16>
+// VEC-NEXT: vector.transfer_read %[[SA]][%[[S]], {{.*}} : memref<3x128x40xf16, #gpu.address_space<workgroup>>, vector<16x16xf16>
 // VEC-NOT: gpu.barrier
-// VEC: vector.transfer_read %[[SB]][%[[S]], {{.*}} : memref<3x16x136xf16, #gpu.address_space<workgroup>>, vector<8x16xf16>
-// One k16 step x 16 fragments.
+// VEC: vector.transfer_read %[[SB]][%[[S]], {{.*}} : memref<3x32x136xf16, #gpu.address_space<workgroup>>, vector<8x16xf16>
+// Two k16 steps x 16 fragments.
+// VEC-COUNT-16: vector.contract {{.*}} : vector<16x16xf16>, vector<8x16xf16> into vector<16x8xf32>
+// VEC-NOT: gpu.barrier
+// VEC: vector.transfer_read %[[SA]][%[[S]], {{.*}} : memref<3x128x40xf16, #gpu.address_space<workgroup>>, vector<16x16xf16>
 // VEC-COUNT-16: vector.contract {{.*}} : vector<16x16xf16>, vector<8x16xf16> into vector<16x8xf32>
 // VEC-NOT: gpu.barrier
 // VEC: scf.yield
@@ -146,25 +157,25 @@
 // one group (step k+1) is pending, synchronizes, commits step k+2 (an empty
 // group past the end, so every thread counts the same groups) and computes.
 // NVGPU-LABEL: func.func @gemm_large
-// NVGPU-COUNT-2: nvgpu.device_async_copy {{.*}}[%c0, {{.*}}], 8 {bypassL1}
+// NVGPU-COUNT-4: nvgpu.device_async_copy {{.*}}[%c0, {{.*}}], 8 {bypassL1}
 // NVGPU-NEXT: %[[G0:.+]] = nvgpu.device_async_create_group
 // NVGPU-NOT: nvgpu.device_async_wait
-// NVGPU-COUNT-2: nvgpu.device_async_copy {{.*}}[%c1, {{.*}}], 8 {bypassL1}
+// NVGPU-COUNT-4: nvgpu.device_async_copy {{.*}}[%c1, {{.*}}], 8 {bypassL1}
 // NVGPU-NEXT: %[[G1:.+]] = nvgpu.device_async_create_group
 // NVGPU-NOT: nvgpu.device_async_wait
 // NVGPU: scf.for {{.*}} iter_args(%[[T:.+]] = %[[G1]], {{.*}}) -> (!nvgpu.device.async.token, vector<2x2xf32>
 // NVGPU-NEXT: nvgpu.device_async_wait %[[T]] {numGroups = 1 : i32}
 // NVGPU-NEXT: gpu.barrier
 // NVGPU: %[[NEXT:.+]] = scf.if {{.*}} -> (!nvgpu.device.async.token) {
-// NVGPU-COUNT-2: nvgpu.device_async_copy
+// NVGPU-COUNT-4: nvgpu.device_async_copy
 // NVGPU-NEXT: %[[G:.+]] = nvgpu.device_async_create_group
 // NVGPU-NEXT: scf.yield %[[G]]
 // NVGPU-NEXT: } else {
 // NVGPU-NEXT: %[[E:.+]] = nvgpu.device_async_create_group{{ *$}}
 // NVGPU-NEXT: scf.yield %[[E]]
 // NVGPU-NOT: gpu.barrier
-// NVGPU: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false} : memref<3x128x24xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
-// NVGPU: nvgpu.ldmatrix {{.*}} {numTiles = 2 : i32, transpose = true} : memref<3x16x136xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
+// NVGPU: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false} : memref<3x128x40xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// NVGPU: nvgpu.ldmatrix {{.*}} {numTiles = 2 : i32, transpose = true} : memref<3x32x136xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
 // NVGPU: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // NVGPU-NOT: vector.contract
 // NVGPU-NOT: gpu.barrier
@@ -210,7 +221,9 @@
 // BADWARP: error: tiles=64,64,16,48,32: the warp tile WM x WN must divide the block tile BM x BN
 // BADTHREADS: error: tiles=512,64,16,16,8: more than 1024 threads per block
 // BADDIV: tensor-core-matmul.mlir:{{[0-9]+}}:{{[0-9]+}}: error: tiles=128,128,48,...: BM, BN and BK must divide the GEMM's M, N and K (2048x2048x1024)
-// BADSMEM: tensor-core-matmul.mlir:{{[0-9]+}}:{{[0-9]+}}: error: tiles=128,128,64,...: 2 stage(s) of 35840 B exceed the 49152 B of shared memory a block may use
+// Forced tiles may use all the shared memory an A100 block can opt in to
+// (163 KiB), not more.
+// BADSMEM: tensor-core-matmul.mlir:{{[0-9]+}}:{{[0-9]+}}: error: tiles=128,128,256,...: 2 stage(s) of 137216 B exceed the 166912 B of shared memory a block may use on a100
 // BADSTAGES: error: stages must be at least 1 (or -1 for the heuristic's), got 0
 
 func.func @gemm_large(%a: tensor<2048x1024xf16>, %b: tensor<1024x2048xf16>) -> tensor<2048x2048xf32> {

@@ -67,6 +67,7 @@ public:
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
                              unsigned, unsigned, unsigned, unsigned, CUstream,
                              void **, void **) = nullptr;
+  CUresult (*cuFuncSetAttribute)(CUfunction, int, int) = nullptr;
   CUresult (*cuStreamCreate)(CUstream *, unsigned) = nullptr;
   CUresult (*cuStreamSynchronize)(CUstream) = nullptr;
   CUresult (*cuStreamDestroy)(CUstream) = nullptr;
@@ -81,6 +82,11 @@ public:
   /// when one buffer is passed as two arguments.
   static constexpr CUresult kAlreadyRegistered = 712;
   static constexpr CUresult kNotRegistered = 713;
+  /// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: a kernel may be
+  /// launched with more than 48 KiB of dynamic shared memory only after
+  /// this attribute was raised to that size.
+  static constexpr int kMaxDynamicSharedSizeAttribute = 8;
+  static constexpr int32_t kDefaultSharedMemoryBytes = 48 * 1024;
 
 private:
   CudaDriver() = default;

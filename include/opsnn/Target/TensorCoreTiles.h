@@ -33,6 +33,25 @@ constexpr int64_t mmaFragmentK(int64_t elementBytes) {
 /// Bytes of padding at the end of every shared-memory row.
 constexpr int64_t kSharedPadBytes = 16;
 
+/// The shared memory a block gets without opting in: statically allocated
+/// shared memory is limited to 48 KiB; beyond that a kernel must use
+/// dynamic shared memory and be launched with
+/// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES set (the runtime's
+/// mgpuLaunchKernel does).
+constexpr int64_t kStaticSharedMemoryBytes = 48 * 1024;
+
+/// A GEMM as the tile heuristic sees it.
+struct MatmulTileProblem {
+  int64_t m = 0, n = 0, k = 0;
+  /// 2: FP16/BF16, 4: FP32 run as TF32, 1: INT8.
+  int64_t elementBytes = 2;
+  /// B's tile is staged N x K (BN rows of BK + pad) rather than K x N: an
+  /// FHWC filter, or any INT8 B (see MatmulTileConfig::stagesBAsNK).
+  bool stagesBAsNK = false;
+  /// M need not be a multiple of 16 nor of BM (rule 6).
+  bool raggedM = false;
+};
+
 struct MatmulTileConfig {
   /// Thread-block tile: a BM x BK tile of A and a BK x BN tile of B are
   /// staged in shared memory per step of the K loop.
@@ -48,27 +67,47 @@ struct MatmulTileConfig {
   /// the next S-1 K steps are in flight (cp.async groups) while the warps
   /// compute on the current one. 1: copy, wait, compute, no overlap.
   int64_t stages = 1;
+  /// B's tile is BN rows of BK (+ pad) elements instead of BK rows of BN.
+  bool stagesBAsNK = false;
 
   int64_t warpsM() const { return blockM / warpM; }
   int64_t warpsN() const { return blockN / warpN; }
   int64_t numWarps() const { return warpsM() * warpsN(); }
   /// Bytes of shared memory of one stage (A and B tiles, padded rows).
   int64_t sharedBytes(int64_t elementBytes) const {
-    return (blockM * (blockK + sharedPad) + blockK * (blockN + sharedPad)) *
-           elementBytes;
+    return (sharedElementsA() + sharedElementsB()) * elementBytes;
+  }
+  /// Elements of one stage's A tile (BM rows of BK + pad).
+  int64_t sharedElementsA() const { return blockM * (blockK + sharedPad); }
+  /// Elements of one stage's B tile (BK x (BN + pad), or BN x (BK + pad)
+  /// when staged N x K).
+  int64_t sharedElementsB() const {
+    return stagesBAsNK ? blockN * (blockK + sharedPad)
+                       : blockK * (blockN + sharedPad);
   }
   /// Bytes of shared memory of all the stages.
   int64_t sharedBytesAllStages(int64_t elementBytes) const {
     return stages * sharedBytes(elementBytes);
   }
+  /// Whether the stages exceed kStaticSharedMemoryBytes, so the kernel
+  /// takes its tiles from dynamic shared memory.
+  bool needsDynamicSharedMemory(int64_t elementBytes) const {
+    return sharedBytesAllStages(elementBytes) > kStaticSharedMemoryBytes;
+  }
   std::string str() const;
 };
 
+/// The most shared memory one block may opt in to on `target`: the SM's
+/// shared memory less the 1 KiB the CUDA driver reserves per block on sm_80
+/// and later (A100: 163 KiB, H100/H200: 227 KiB; T4: 64 KiB, V100: 96 KiB).
+int64_t maxSharedMemoryPerBlock(const TargetDescription &target);
+
 /// The shared memory one block of a tensor-core kernel may use on `target`:
-/// min(48 KiB, the target's shared memory per SM). 48 KiB is what a kernel
-/// gets without opting in to more dynamic shared memory
-/// (cuFuncSetAttribute(MaxDynamicSharedMemorySize), which the runtime does
-/// not call), so larger tiles or deeper pipelines are out of reach.
+/// what keeps two blocks resident per SM, min(maxSharedMemoryPerBlock,
+/// SM / 2 - 1 KiB), but never less than the static 48 KiB (or the whole
+/// SM, if smaller): A100 81 KiB, H100/H200 113 KiB, T4/V100 48 KiB. Tiles
+/// past 48 KiB come from dynamic shared memory
+/// (MatmulTileConfig::needsDynamicSharedMemory).
 int64_t tensorCoreSharedMemoryLimit(const TargetDescription &target);
 
 /// The deepest pipeline (3, then 2, then 1 stages) whose stages of `config`
@@ -77,11 +116,11 @@ int64_t tensorCoreSharedMemoryLimit(const TargetDescription &target);
 int64_t selectStages(const MatmulTileConfig &config, int64_t k,
                      int64_t elementBytes, int64_t limit);
 
-/// Tile sizes for an M x N x K GEMM with `elementBytes`-byte inputs (2:
-/// FP16/BF16, 4: FP32 run as TF32; the rows' padding follows) on
-/// `target`, or std::nullopt when M or N is not a multiple of 16/8 or K of
-/// 16 (32 for 1-byte INT8 operands: one m16n8k32 fragment) (those GEMMs
-/// keep the generic path). The heuristic:
+/// Tile sizes for `problem`, an M x N x K GEMM with `elementBytes`-byte
+/// inputs (2: FP16/BF16, 4: FP32 run as TF32, 1: INT8; the rows' padding
+/// follows) on `target`, or std::nullopt when M or N is not a multiple of
+/// 16/8 or K of 16 (32 for 1-byte INT8 operands: one m16n8k32 fragment)
+/// (those GEMMs keep the generic path). The heuristic:
 ///  1. Block tiles, largest first: 128x128, 128x64, 64x128, 64x64, 64x32,
 ///     32x64, 32x32, 32x16, 16x32, 16x16, 16x8; only those dividing M and N.
 ///  2. Take the first (largest) whose grid has at least one block per SM of
@@ -94,22 +133,23 @@ int64_t selectStages(const MatmulTileConfig &config, int64_t k,
 ///     on sm_80/sm_90) clamped to the block tile, and are halved (the larger
 ///     side in fragments first) until the block has 4 warps or the warp
 ///     tile is one fragment.
-///  5. Stages: all S stages of A and B must fit in
-///     tensorCoreSharedMemoryLimit (min(48 KiB static, the target's shared
-///     memory per SM)). S = 3 is preferred (two K steps of copies in flight
-///     while the warps compute), then 2, then 1, never more than K/BK. For
-///     each S in that order, BK follows rule 3 and drops to 16 when the
-///     stages do not fit; when no S fits even with BK = 16, the next block
-///     tile is tried. (128x128 blocks: BK = 32 needs 18.5 KiB per stage, so
-///     S = 3 takes BK = 16: 3 x 10.25 KiB.) With `stages` > 0 only that S is
-///     tried.
+///  5. Stages: all S stages of A and B (B staged N x K when the problem
+///     says so) must fit in tensorCoreSharedMemoryLimit (two blocks per
+///     SM; at least the static 48 KiB). S = 3 is preferred (two K steps of
+///     copies in flight while the warps compute), then 2, then 1, never
+///     more than K/BK. For each S in that order, BK follows rule 3 and
+///     drops to 16 when the stages do not fit; when no S fits even with
+///     BK = 16, the next block tile is tried. (128x128 FP16 blocks: BK = 32
+///     needs 18.5 KiB per stage; S = 3 takes BK = 32 on A100/H100/H200,
+///     55.5 KiB of dynamic shared memory, and BK = 16 on T4/V100, where
+///     the budget is 48 KiB: 3 x 10.25 KiB.) With `stages` > 0 only that S
+///     is tried.
 ///  6. With `raggedM` M need not be a multiple of 16 nor of BM: the grid
 ///     has ceil(M / BM) block rows and the kernel guards the last one (the
 ///     caller asks only when no tile divides M, so exact tiles always win).
 std::optional<MatmulTileConfig>
-selectMatmulTiles(const TargetDescription &target, int64_t m, int64_t n,
-                  int64_t k, int64_t elementBytes, int64_t stages = 0,
-                  bool raggedM = false);
+selectMatmulTiles(const TargetDescription &target,
+                  const MatmulTileProblem &problem, int64_t stages = 0);
 
 } // namespace mlir::opsnn
 

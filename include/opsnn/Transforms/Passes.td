@@ -861,12 +861,17 @@ def GPUTensorCoreMatmulPass
     with more than 65535 blocks of rows (the launch's y dimension) keeps the
     generic path. Forced `tiles` must be positive, WM/WN/BK multiples of
     16/8/16, divide BM x BN into at most 32 warps and divide every matched
-    GEMM's M, N and K; all stages must fit in min(48 KiB, the target's
-    shared memory per SM); `stages` must be at least 1. A violation is an
-    error naming the constraint (at the op when it depends on its shape).
-    Shared memory is static: more than 48 KiB per block would need
-    dynamic shared memory and cuFuncSetAttribute in the runtime, which
-    this path does not do.
+    GEMM's M, N and K; all stages must fit in the shared memory a block of
+    `target` can opt in to (A100 163 KiB, H100/H200 227 KiB; the
+    heuristic's own budget keeps two blocks per SM: A100 81 KiB, H100/H200
+    113 KiB, T4/V100 48 KiB); `stages` must be at least 1. A violation is
+    an error naming the constraint (at the op when it depends on its
+    shape). Tiles of up to 48 KiB are static shared memory (workgroup
+    attributions); past 48 KiB they are `memref.view`s of
+    `gpu.dynamic_shared_memory` (A, then B) and the `gpu.launch` carries
+    `dynamic_shared_memory_size`; the runtime's `mgpuLaunchKernel` raises
+    the kernel's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES before such
+    a launch.
 
     `linalg.conv_2d_nhwc_hwcf` and `linalg.conv_2d_nhwc_fhwc` (f16 input and
     filter, f32 output, static identity-layout buffers, any strides and
@@ -905,7 +910,7 @@ def GPUTensorCoreMatmulPass
     barrier also protects the overwrite: stage (k+S-1) mod S was last read
     in iteration k-1. `stages=1` is the unpipelined kernel: copy, wait for
     all, barrier, compute, barrier. The heuristic takes 3 stages when they
-    fit (BK drops to 16 first), then 2, then 1.
+    fit its budget (BK drops to 16 first), then 2, then 1.
 
     With `fuse-epilogue` (default) the kernel also absorbs what surrounds
     the matmul: a `linalg.fill` of a constant into C becomes the

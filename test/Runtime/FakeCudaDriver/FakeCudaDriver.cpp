@@ -67,6 +67,10 @@ CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
   const char *fail = getenv("FAKE_CUDA_FAIL");
   return fail && strcmp(fail, "launch") == 0 ? 719 : 0;
 }
+CUresult cuFuncSetAttribute(void *function, int attribute, int value) {
+  LOG("cuFuncSetAttribute %d = %d\n", attribute, value);
+  return 0;
+}
 CUresult cuStreamCreate(void **stream, unsigned flags) {
   *stream = &fake_stream;
   return 0;

@@ -1,0 +1,101 @@
+//===- TensorCoreTilesTest.cpp - Unit tests of the tile heuristic ---------===//
+//
+// The shared-memory budgets per target, the bytes a configuration stages
+// (B as K x N or N x K), and the heuristic's choices where they differ by
+// target: a budget past 48 KiB (dynamic shared memory) on A100/H200.
+//
+//===----------------------------------------------------------------------===//
+
+#include "opsnn/Target/TargetDescription.h"
+#include "opsnn/Target/TensorCoreTiles.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir::opsnn;
+
+namespace {
+TargetDescription target(const char *name) {
+  std::optional<TargetDescription> t = lookupTarget(name);
+  EXPECT_TRUE(t) << name;
+  return *t;
+}
+
+TEST(TensorCoreTilesTest, SharedMemoryBudgets) {
+  // The opt-in maxima of the CUDA programming guide.
+  EXPECT_EQ(maxSharedMemoryPerBlock(target("a100")), 163 * 1024);
+  EXPECT_EQ(maxSharedMemoryPerBlock(target("h200")), 227 * 1024);
+  EXPECT_EQ(maxSharedMemoryPerBlock(target("t4")), 64 * 1024);
+  EXPECT_EQ(maxSharedMemoryPerBlock(target("v100")), 96 * 1024);
+  // Two blocks per SM, never below the static 48 KiB.
+  EXPECT_EQ(tensorCoreSharedMemoryLimit(target("a100")), 81 * 1024);
+  EXPECT_EQ(tensorCoreSharedMemoryLimit(target("h100")), 113 * 1024);
+  EXPECT_EQ(tensorCoreSharedMemoryLimit(target("t4")), 48 * 1024);
+  EXPECT_EQ(tensorCoreSharedMemoryLimit(target("v100")), 48 * 1024);
+  EXPECT_EQ(tensorCoreSharedMemoryLimit(target("host")), 48 * 1024);
+}
+
+TEST(TensorCoreTilesTest, SharedBytesFollowTheLayoutOfB) {
+  MatmulTileConfig config;
+  config.blockM = 128;
+  config.blockN = 64;
+  config.blockK = 32;
+  config.sharedPad = 8;
+  config.stages = 3;
+  // A: 128 x (32 + 8); B as K x N: 32 x (64 + 8); f16.
+  EXPECT_EQ(config.sharedBytes(2), (128 * 40 + 32 * 72) * 2);
+  // B as N x K (FHWC filters, INT8): 64 x (32 + 8).
+  config.stagesBAsNK = true;
+  EXPECT_EQ(config.sharedBytes(2), (128 * 40 + 64 * 40) * 2);
+  EXPECT_EQ(config.sharedBytesAllStages(2), 3 * (128 * 40 + 64 * 40) * 2);
+  EXPECT_FALSE(config.needsDynamicSharedMemory(2));
+  config.blockN = 128;
+  config.stagesBAsNK = false;
+  EXPECT_TRUE(config.needsDynamicSharedMemory(2)); // 3 x 18944 B
+}
+
+TEST(TensorCoreTilesTest, LargeGemmTakesDynamicSharedMemoryWhereItFits) {
+  // A BERT FFN GEMM, FP16: 128x128 blocks fill every chip.
+  MatmulTileProblem ffn{/*m=*/1024, /*n=*/3072, /*k=*/768, /*elementBytes=*/2};
+  std::optional<MatmulTileConfig> a100 = selectMatmulTiles(target("a100"), ffn);
+  ASSERT_TRUE(a100);
+  EXPECT_EQ(a100->blockM, 128);
+  EXPECT_EQ(a100->blockN, 128);
+  EXPECT_EQ(a100->blockK, 32);
+  EXPECT_EQ(a100->stages, 3);
+  EXPECT_EQ(a100->sharedBytesAllStages(2), 3 * 18944);
+  EXPECT_TRUE(a100->needsDynamicSharedMemory(2));
+  // T4: 48 KiB, so three stages take BK = 16.
+  std::optional<MatmulTileConfig> t4 = selectMatmulTiles(target("t4"), ffn);
+  ASSERT_TRUE(t4);
+  EXPECT_EQ(t4->blockK, 16);
+  EXPECT_EQ(t4->stages, 3);
+  EXPECT_FALSE(t4->needsDynamicSharedMemory(2));
+}
+
+TEST(TensorCoreTilesTest, StagesAlwaysFitTheBudget) {
+  for (const char *name : {"t4", "a100", "h200"}) {
+    TargetDescription t = target(name);
+    for (int64_t elementBytes : {1, 2, 4})
+      for (bool nk : {false, true})
+        for (int64_t mnk : {128, 512, 2048, 8192}) {
+          MatmulTileProblem problem{mnk, mnk, mnk, elementBytes, nk};
+          std::optional<MatmulTileConfig> config =
+              selectMatmulTiles(t, problem);
+          ASSERT_TRUE(config) << name << " " << mnk;
+          EXPECT_EQ(config->stagesBAsNK, nk);
+          EXPECT_LE(config->sharedBytesAllStages(elementBytes),
+                    tensorCoreSharedMemoryLimit(t))
+              << name << " " << mnk << " " << config->str();
+        }
+  }
+}
+
+TEST(TensorCoreTilesTest, ShapesWithoutFragmentsKeepTheGenericPath) {
+  TargetDescription a100 = target("a100");
+  EXPECT_FALSE(selectMatmulTiles(a100, {100, 64, 64, 2}));
+  EXPECT_TRUE(selectMatmulTiles(a100, {100, 64, 64, 2, false,
+                                       /*raggedM=*/true}));
+  EXPECT_FALSE(selectMatmulTiles(a100, {64, 64, 48, 1})); // INT8: K % 32
+  EXPECT_FALSE(selectMatmulTiles(a100, {64, 12, 64, 2}));
+}
+} // namespace
