@@ -12,6 +12,7 @@
 #include "opsnn/Pipelines/Pipelines.h"
 #include "opsnn/Runtime/Artifact.h"
 #include "opsnn/Runtime/CudaDriver.h"
+#include "opsnn/Runtime/TimedCalls.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -248,6 +249,25 @@ HostExecutable::run(const std::vector<runtime::NpyArray> &arrays,
     if (std::string error = opsnnCudaTakeError(); !error.empty())
       return makeError(error);
   return llvm::Error::success();
+}
+
+llvm::Expected<runtime::CallTimes>
+HostExecutable::time(const std::vector<runtime::NpyArray> &arrays,
+                     unsigned warmup, unsigned repeat) const {
+  runtime::CudaEntryPoints cuda;
+  cuda.isAvailable = opsnnCudaIsAvailable;
+  cuda.takeError = opsnnCudaTakeError;
+  cuda.free = opsnnCudaFree;
+  cuda.upload = opsnnCudaUpload;
+  cuda.timeKernels = opsnnCudaTimeKernels;
+  cuda.takeKernelMilliseconds = opsnnCudaTakeKernelMilliseconds;
+  runtime::CallTimes times;
+  std::string error;
+  if (!runtime::timePackedCalls(function, arrays, results, warmup, repeat,
+                                device == Device::CUDA ? &cuda : nullptr,
+                                times, error))
+    return makeError(error);
+  return times;
 }
 
 /// Adds `void _mlir_<name>(void **args)` for every function `module`

@@ -341,14 +341,7 @@ std::unique_ptr<HostArtifact> HostArtifact::load(const std::string &dir,
   if (device == "cuda") {
     // model.so depends on libopsnn_cuda_runtime.so: find its entry points
     // through the model's handle.
-    artifact->cudaIsAvailable = reinterpret_cast<int (*)(const char **)>(
-        dlsym(artifact->handle, "opsnnCudaIsAvailable"));
-    artifact->cudaTakeError = reinterpret_cast<const char *(*)()>(
-        dlsym(artifact->handle, "opsnnCudaTakeError"));
-    artifact->cudaFree =
-        reinterpret_cast<Deallocator>(dlsym(artifact->handle, "opsnnCudaFree"));
-    if (!artifact->cudaIsAvailable || !artifact->cudaTakeError ||
-        !artifact->cudaFree) {
+    if (!artifact->cuda.resolve(artifact->handle)) {
       error = "'" + library + "' is not linked with the CUDA runtime";
       return nullptr;
     }
@@ -360,7 +353,7 @@ bool HostArtifact::canRun(std::string &why) const {
   if (manifest.device != "cuda")
     return true;
   const char *message = nullptr;
-  if (cudaIsAvailable(&message))
+  if (cuda.isAvailable(&message))
     return true;
   why = message ? message : "the CUDA runtime is not available";
   return false;
@@ -369,10 +362,15 @@ bool HostArtifact::canRun(std::string &why) const {
 bool HostArtifact::run(const std::vector<NpyArray> &arrays,
                        std::vector<NpyArray> *outputs,
                        std::string &error) const {
-  callPacked(function, arrays, manifest.outputs, outputs, cudaFree);
-  if (cudaTakeError) {
-    error = cudaTakeError();
-    return error.empty();
-  }
-  return true;
+  callPacked(function, arrays, manifest.outputs, outputs, cuda.free);
+  error = cuda.takeErrorString();
+  return error.empty();
+}
+
+bool HostArtifact::time(const std::vector<NpyArray> &arrays, unsigned warmup,
+                        unsigned repeat, CallTimes &times,
+                        std::string &error) const {
+  return timePackedCalls(function, arrays, manifest.outputs, warmup, repeat,
+                         manifest.device == "cuda" ? &cuda : nullptr, times,
+                         error);
 }

@@ -4,6 +4,8 @@
 
 #include <cstdlib>
 #include <dlfcn.h>
+#include <initializer_list>
+#include <type_traits>
 
 using namespace mlir::opsnn::runtime;
 
@@ -65,6 +67,7 @@ bool CudaDriver::load() {
     loadError = error;
     return false;
   }
+  loadOptional();
   int count = 0;
   if (CUresult r = cuInit(0)) {
     loadError = "cuInit failed with CUDA error " + std::to_string(r);
@@ -88,6 +91,23 @@ bool CudaDriver::load() {
     return false;
   }
   return true;
+}
+
+void CudaDriver::loadOptional() {
+  auto optional = [&](auto &slot, std::initializer_list<const char *> names) {
+    for (const char *name : names)
+      if ((slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(
+               dlsym(library, name))))
+        return;
+  };
+  optional(cuEventCreate, {"cuEventCreate"});
+  optional(cuEventRecord, {"cuEventRecord"});
+  optional(cuEventSynchronize, {"cuEventSynchronize"});
+  // CUDA 12.8 added the _v2 spelling, which cuda.h maps the plain name to.
+  optional(cuEventElapsedTime, {"cuEventElapsedTime_v2", "cuEventElapsedTime"});
+  optional(cuEventDestroy, {"cuEventDestroy_v2"});
+  // The CUmemLocation form (CUDA 12.2+; the plain name in CUDA 13 headers).
+  optional(cuMemPrefetchAsync, {"cuMemPrefetchAsync_v2"});
 }
 
 bool CudaDriver::isAvailable(std::string *why) {
@@ -146,11 +166,4 @@ extern "C" const char *opsnnCudaTakeError() {
   static thread_local std::string message;
   message = CudaDriver::get().takeError();
   return message.c_str();
-}
-
-extern "C" void opsnnCudaFree(void *pointer) {
-  CudaDriver &driver = CudaDriver::get();
-  if (pointer && driver.isAvailable())
-    driver.check(driver.cuMemFree(reinterpret_cast<uint64_t>(pointer)),
-                 "cuMemFree");
 }

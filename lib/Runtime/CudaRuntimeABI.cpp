@@ -10,12 +10,17 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CudaDeviceBuffers.h"
+#include "CudaKernelTimer.h"
 #include "opsnn/Runtime/CudaDriver.h"
 
 #include <cstring>
 #include <string>
 
 using mlir::opsnn::runtime::CudaDriver;
+using mlir::opsnn::runtime::isUploadedBuffer;
+using mlir::opsnn::runtime::prefetchToDevice;
+using mlir::opsnn::runtime::TimedLaunch;
 
 namespace {
 CudaDriver *availableDriver(const char *what) {
@@ -115,6 +120,7 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                          sharedMemoryBytes),
                      "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)"))
     return;
+  TimedLaunch timed(*driver, stream);
   driver->check(driver->cuLaunchKernel(function, gridX, gridY, gridZ, blockX,
                                        blockY, blockZ, sharedMemoryBytes,
                                        stream, params, extra),
@@ -143,17 +149,21 @@ void mgpuStreamDestroy(void *stream) {
     driver.check(driver.cuStreamDestroy(stream), "cuStreamDestroy");
 }
 
-void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/, bool isHostShared) {
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
   CudaDriver *driver = availableDriver("allocating");
   if (!driver)
     return nullptr;
   CudaDriver::CUdeviceptr pointer = 0;
   size_t bytes = sizeBytes ? sizeBytes : 1;
-  if (isHostShared)
-    driver->check(driver->cuMemAllocManaged(&pointer, bytes,
-                                            /*CU_MEM_ATTACH_GLOBAL=*/1),
-                  "cuMemAllocManaged");
-  else
+  if (isHostShared) {
+    // Managed: results the host reads after the call. Kernels write them
+    // first, so their pages start on the device rather than fault there.
+    if (driver->check(driver->cuMemAllocManaged(&pointer, bytes,
+                                                /*CU_MEM_ATTACH_GLOBAL=*/1),
+                      "cuMemAllocManaged"))
+      prefetchToDevice(*driver, reinterpret_cast<void *>(pointer), bytes,
+                       stream);
+  } else
     driver->check(driver->cuMemAlloc(&pointer, bytes), "cuMemAlloc");
   return reinterpret_cast<void *>(pointer);
 }
@@ -166,7 +176,8 @@ void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
   char *start = nullptr;
   size_t bytes = spannedBytes(
       rank, static_cast<MemRefDescriptor *>(descriptor), elementBytes, &start);
-  if (!driver || bytes == 0)
+  // Inputs opsnnCudaUpload placed in device memory need no registration.
+  if (!driver || bytes == 0 || isUploadedBuffer(start))
     return;
   // Unified addressing: the device reads registered memory at its host
   // address. A buffer passed twice is registered once.
@@ -181,7 +192,7 @@ void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
   char *start = nullptr;
   size_t bytes = spannedBytes(
       rank, static_cast<MemRefDescriptor *>(descriptor), elementBytes, &start);
-  if (bytes == 0 || !driver.isAvailable())
+  if (bytes == 0 || !driver.isAvailable() || isUploadedBuffer(start))
     return;
   CudaDriver::CUresult result = driver.cuMemHostUnregister(start);
   if (result != CudaDriver::kNotRegistered)

@@ -8,6 +8,8 @@
 
 #include "opsnn/Runtime/StridedBuffer.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <set>
@@ -52,29 +54,74 @@ bool mlir::opsnn::runtime::checkInputs(const std::vector<TensorSpec> &inputs,
   return true;
 }
 
+namespace {
+/// The default uploader: a 64-byte aligned host copy (freed with free).
+void *copyToAlignedHostMemory(const void *data, size_t bytes) {
+  // aligned_alloc wants a multiple of the alignment and a non-zero size.
+  size_t rounded = ((bytes + 63) / 64) * 64;
+  void *pointer = std::aligned_alloc(64, rounded == 0 ? 64 : rounded);
+  if (!pointer) {
+    std::fprintf(stderr, "ops-nn runtime: out of memory (%zu bytes)\n", bytes);
+    std::abort();
+  }
+  if (bytes)
+    std::memcpy(pointer, data, bytes);
+  return pointer;
+}
+} // namespace
+
+PackedInputs::PackedInputs(const std::vector<NpyArray> &arrays,
+                           Uploader upload, Deallocator release)
+    : release(upload ? release : std::free) {
+  if (!upload)
+    upload = copyToAlignedHostMemory;
+  buffers.reserve(arrays.size());
+  descriptors.reserve(arrays.size());
+  for (const NpyArray &array : arrays) {
+    void *buffer = upload(array.data.data(), array.data.size());
+    if (!buffer) {
+      valid = false;
+      return;
+    }
+    buffers.push_back(buffer);
+    descriptors.emplace_back(getDescriptorWords(array.shape.size()));
+    writeContiguousDescriptor(descriptors.back().data(), buffer, array.shape);
+  }
+}
+
+PackedInputs::~PackedInputs() {
+  for (void *buffer : buffers)
+    if (release)
+      release(buffer);
+}
+
+std::vector<void *> PackedInputs::getPackedArguments() {
+  std::vector<void *> arguments;
+  for (std::vector<int64_t> &descriptor : descriptors)
+    for (int64_t &word : descriptor)
+      arguments.push_back(&word);
+  return arguments;
+}
+
+bool PackedInputs::isInputBuffer(void *pointer) const {
+  return std::find(buffers.begin(), buffers.end(), pointer) != buffers.end();
+}
+
 void mlir::opsnn::runtime::callPacked(PackedFunction function,
                                       const std::vector<NpyArray> &arrays,
                                       const std::vector<TensorSpec> &results,
                                       std::vector<NpyArray> *outputs,
                                       Deallocator deallocate) {
-  // Inputs: copied into aligned buffers (the compiled code may assume more
-  // alignment than a std::vector gives) and described.
-  std::vector<AlignedBuffer> buffers;
-  std::vector<std::vector<int64_t>> descriptors;
-  buffers.reserve(arrays.size());
-  descriptors.reserve(arrays.size());
-  std::vector<void *> packedArgs;
-  std::set<void *> inputPointers;
-  for (const NpyArray &array : arrays) {
-    buffers.emplace_back(array.data.size());
-    std::memcpy(buffers.back().data(), array.data.data(), array.data.size());
-    inputPointers.insert(buffers.back().data());
-    descriptors.emplace_back(getDescriptorWords(array.shape.size()));
-    writeContiguousDescriptor(descriptors.back().data(), buffers.back().data(),
-                              array.shape);
-    for (int64_t &word : descriptors.back())
-      packedArgs.push_back(&word);
-  }
+  PackedInputs inputs(arrays);
+  callPacked(function, inputs, results, outputs, deallocate);
+}
+
+void mlir::opsnn::runtime::callPacked(PackedFunction function,
+                                      PackedInputs &inputs,
+                                      const std::vector<TensorSpec> &results,
+                                      std::vector<NpyArray> *outputs,
+                                      Deallocator deallocate) {
+  std::vector<void *> packedArgs = inputs.getPackedArguments();
 
   // Results: the packed wrapper stores the returned struct of descriptors
   // (8-byte words, no padding) through the last pointer.
@@ -103,6 +150,6 @@ void mlir::opsnn::runtime::callPacked(PackedFunction function,
   std::set<void *> freed;
   for (void *allocated : allocations)
     if (allocated && allocated != reinterpret_cast<void *>(0xdeadbeef) &&
-        !inputPointers.count(allocated) && freed.insert(allocated).second)
+        !inputs.isInputBuffer(allocated) && freed.insert(allocated).second)
       (deallocate ? deallocate : std::free)(allocated);
 }

@@ -12,19 +12,6 @@
 
 using namespace mlir::opsnn::runtime;
 
-AlignedBuffer::AlignedBuffer(size_t bytes) {
-  // aligned_alloc wants a multiple of the alignment and a non-zero size.
-  size_t rounded = ((bytes + 63) / 64) * 64;
-  void *pointer = std::aligned_alloc(64, rounded == 0 ? 64 : rounded);
-  if (!pointer) {
-    std::fprintf(stderr, "ops-nn runtime: out of memory (%zu bytes)\n", bytes);
-    std::abort();
-  }
-  storage.reset(pointer);
-}
-
-void AlignedBuffer::Free::operator()(void *pointer) const { std::free(pointer); }
-
 void mlir::opsnn::runtime::writeContiguousDescriptor(
     int64_t *words, void *data, const std::vector<int64_t> &shape) {
   int64_t rank = shape.size();

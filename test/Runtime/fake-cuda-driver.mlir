@@ -3,7 +3,8 @@
 // the runtime's mgpu* functions match what gpu-to-llvm emits, the PTX is
 // loaded before the call (global constructors, in the JIT and in an
 // artifact's model.so), arguments are registered and unregistered, the
-// result lives in managed memory and is freed by ops-nn-run, and a failing
+// result lives in managed memory (prefetched to the device the kernel
+// writes it on) and is freed by ops-nn-run, and a failing
 // launch is reported.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python -c "import numpy as np; np.save('%t/a.npy', np.ones((7, 10), np.float32)); np.save('%t/b.npy', np.ones((7, 10), np.float32))"
@@ -16,6 +17,7 @@
 // CHECK-NEXT: fake-cuda: cuMemHostRegister 280 bytes
 // CHECK-NEXT: fake-cuda: cuMemHostRegister 280 bytes
 // CHECK-NEXT: fake-cuda: cuMemAllocManaged 280 bytes
+// CHECK-NEXT: fake-cuda: cuMemPrefetchAsync 280 bytes to device 0
 // CHECK-NEXT: fake-cuda: cuModuleGetFunction add_kernel
 // One thread per element: blocks of 32x8 over the 10x7 output.
 // CHECK-NEXT: fake-cuda: cuLaunchKernel grid 1x1x1 block 32x8x1 shared 0

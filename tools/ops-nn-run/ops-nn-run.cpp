@@ -10,8 +10,10 @@
 // through libopsnn_cuda_runtime.so on the CUDA driver), or loads a compiled
 // artifact (CPU or CUDA, as its manifest says),
 // checks the inputs against its signature, runs it and writes out0.npy,
-// out1.npy, ... With --repeat it times N runs after M warm-up runs and
-// prints median/min/max. --emit-artifact writes the compiled function as an
+// out1.npy, ... With --repeat it times N runs after M warm-up runs on
+// inputs marshalled once (uploaded to device memory for CUDA) and prints
+// median/min/max of the whole call and, for CUDA, of its kernels (CUDA
+// events). --emit-artifact writes the compiled function as an
 // artifact (model.so + manifest.json) that a later call can load.
 //
 //===----------------------------------------------------------------------===//
@@ -44,7 +46,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <chrono>
+#include <array>
 #include <limits>
 
 using namespace mlir;
@@ -328,18 +330,21 @@ int main(int argc, char **argv) {
     };
   }
 
-  // Warm-up and timed runs discard their results; the last run keeps them.
-  using Clock = std::chrono::steady_clock;
-  std::vector<double> timesMs;
-  unsigned untimed = repeat > 0 ? warmup : 0;
-  for (unsigned i = 0; i < untimed + repeat; ++i) {
-    Clock::time_point start = Clock::now();
-    if (llvm::Error error = runOnce(arrays, nullptr))
-      return fail(llvm::toString(std::move(error)));
-    if (i >= untimed)
-      timesMs.push_back(
-          std::chrono::duration<double, std::milli>(Clock::now() - start)
-              .count());
+  // Warm-up and timed runs discard their results, on inputs marshalled
+  // once (on the device for CUDA); the outputs come from a run of their own.
+  opsnn::runtime::CallTimes times;
+  if (repeat > 0) {
+    if (artifact) {
+      std::string error;
+      if (!artifact->time(arrays, warmup, repeat, times, error))
+        return fail(error);
+    } else {
+      llvm::Expected<opsnn::runtime::CallTimes> measured =
+          executable->time(arrays, warmup, repeat);
+      if (!measured)
+        return fail(llvm::toString(measured.takeError()));
+      times = std::move(*measured);
+    }
   }
   std::vector<NpyArray> outputs;
   if (llvm::Error error = runOnce(arrays, &outputs))
@@ -391,21 +396,34 @@ int main(int argc, char **argv) {
   llvm::json::Object summary{{"entry", entry},
                              {"device", deviceName},
                              {"outputs", std::move(outputJson)}};
-  if (!timesMs.empty()) {
-    std::sort(timesMs.begin(), timesMs.end());
-    size_t n = timesMs.size();
-    double median = n % 2 ? timesMs[n / 2]
-                          : (timesMs[n / 2 - 1] + timesMs[n / 2]) / 2;
+  // Median, min and max of a set of times.
+  auto summarize = [](std::vector<double> ms) {
+    std::sort(ms.begin(), ms.end());
+    size_t n = ms.size();
+    double median = n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
+    return std::array<double, 3>{median, ms.front(), ms.back()};
+  };
+  if (!times.callMs.empty()) {
+    auto [median, min, max] = summarize(times.callMs);
     summary["time_ms"] = llvm::json::Object{{"median", median},
-                                            {"min", timesMs.front()},
-                                            {"max", timesMs.back()},
+                                            {"min", min},
+                                            {"max", max},
                                             {"repeat", repeat.getValue()},
                                             {"warmup", warmup.getValue()}};
     if (!json)
       llvm::outs() << llvm::format("time: median %.3f ms, min %.3f ms, max "
                                    "%.3f ms (%u runs after %u warm-up)\n",
-                                   median, timesMs.front(), timesMs.back(),
-                                   repeat.getValue(), warmup.getValue());
+                                   median, min, max, repeat.getValue(),
+                                   warmup.getValue());
+  }
+  if (!times.kernelMs.empty()) {
+    auto [median, min, max] = summarize(times.kernelMs);
+    summary["kernel_time_ms"] = llvm::json::Object{
+        {"median", median}, {"min", min}, {"max", max}};
+    if (!json)
+      llvm::outs() << llvm::format("kernel time: median %.3f ms, min %.3f "
+                                   "ms, max %.3f ms (CUDA events)\n",
+                                   median, min, max);
   }
   if (json)
     llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(summary)))

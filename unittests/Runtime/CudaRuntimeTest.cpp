@@ -50,5 +50,19 @@ TEST(CudaRuntime, MissingDriverIsReportedNotFatal) {
       << error;
   EXPECT_EQ(std::string(opsnnCudaTakeError()), "");
   opsnnCudaFree(nullptr); // no-op
+
+  // Timing support fails the same way.
+  float data[4] = {1, 2, 3, 4};
+  EXPECT_EQ(opsnnCudaUpload(data, sizeof(data)), nullptr);
+  error = opsnnCudaTakeError();
+  EXPECT_NE(error.find("uploading an input: no CUDA driver"),
+            std::string::npos)
+      << error;
+  opsnnCudaTimeKernels(1);
+  EXPECT_NE(std::string(opsnnCudaTakeError()).find("timing kernels"),
+            std::string::npos);
+  EXPECT_EQ(opsnnCudaTakeKernelMilliseconds(), -1);
+  EXPECT_NE(std::string(opsnnCudaTakeError()).find("timing kernels"),
+            std::string::npos);
 }
 } // namespace

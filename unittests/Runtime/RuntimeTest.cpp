@@ -9,10 +9,12 @@
 #include "opsnn/Runtime/Artifact.h"
 #include "opsnn/Runtime/Npy.h"
 #include "opsnn/Runtime/StridedBuffer.h"
+#include "opsnn/Runtime/TimedCalls.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <unistd.h>
@@ -135,5 +137,88 @@ TEST(ManifestTest, RoundTripAndErrors) {
                                            "  \"version\": 2}";
   EXPECT_FALSE(readManifest(dir, back, error));
   EXPECT_NE(error.find("unsupported \"version\""), std::string::npos) << error;
+}
+// A packed function of signature (tensor<3xf32>) -> tensor<3xf32> that
+// returns 2 * x in a buffer it mallocs, counting its calls.
+int doubledCalls = 0;
+void packedDouble(void **args) {
+  ++doubledCalls;
+  auto *aligned = *static_cast<float **>(args[1]);
+  int64_t offset = *static_cast<int64_t *>(args[2]);
+  auto *out = static_cast<float *>(std::malloc(3 * sizeof(float)));
+  for (int i = 0; i < 3; ++i)
+    out[i] = 2 * aligned[offset + i];
+  int64_t *result = static_cast<int64_t *>(args[5]);
+  result[0] = result[1] = reinterpret_cast<int64_t>(out);
+  result[2] = 0;
+  result[3] = 3;
+  result[4] = 1;
+}
+
+NpyArray makeVector(std::vector<float> values) {
+  NpyArray array;
+  array.descr = "<f4";
+  array.shape = {static_cast<int64_t>(values.size())};
+  array.data.resize(values.size() * sizeof(float));
+  std::memcpy(array.data.data(), values.data(), array.data.size());
+  return array;
+}
+
+// Uploads into malloc'ed buffers that it tracks, as the CUDA runtime does
+// into managed memory.
+std::vector<void *> uploaded;
+void *trackedUpload(const void *data, size_t bytes) {
+  void *buffer = std::malloc(bytes);
+  std::memcpy(buffer, data, bytes);
+  uploaded.push_back(buffer);
+  return buffer;
+}
+int released = 0;
+void trackedRelease(void *buffer) {
+  ++released;
+  std::free(buffer);
+}
+
+TEST(PackedCallTest, InputsMarshalledOnceServeManyCalls) {
+  std::vector<TensorSpec> results = {{"<f4", {3}, "tensor<3xf32>", "f32"}};
+  {
+    PackedInputs inputs({makeVector({1, 2, 3})}, trackedUpload,
+                        trackedRelease);
+    ASSERT_TRUE(inputs.isValid());
+    ASSERT_EQ(uploaded.size(), 1u);
+    EXPECT_TRUE(inputs.isInputBuffer(uploaded[0]));
+    for (int call = 0; call < 2; ++call) {
+      std::vector<NpyArray> outputs;
+      callPacked(packedDouble, inputs, results, &outputs);
+      ASSERT_EQ(outputs.size(), 1u);
+      float values[3];
+      std::memcpy(values, outputs[0].data.data(), sizeof(values));
+      EXPECT_EQ(values[0], 2);
+      EXPECT_EQ(values[2], 6);
+    }
+    EXPECT_EQ(released, 0);
+  }
+  EXPECT_EQ(released, 1);
+  // A failed upload leaves the inputs invalid.
+  PackedInputs failed({makeVector({1})},
+                      [](const void *, size_t) -> void * { return nullptr; },
+                      trackedRelease);
+  EXPECT_FALSE(failed.isValid());
+}
+
+TEST(PackedCallTest, TimedCallsOnTheCpu) {
+  std::vector<TensorSpec> results = {{"<f4", {3}, "tensor<3xf32>", "f32"}};
+  doubledCalls = 0;
+  CallTimes times;
+  std::string error;
+  ASSERT_TRUE(timePackedCalls(packedDouble, {makeVector({1, 2, 3})}, results,
+                              /*warmup=*/2, /*repeat=*/3, /*cuda=*/nullptr,
+                              times, error))
+      << error;
+  EXPECT_EQ(doubledCalls, 5);
+  EXPECT_EQ(times.callMs.size(), 3u);
+  EXPECT_TRUE(times.kernelMs.empty());
+  for (double ms : times.callMs)
+    EXPECT_GE(ms, 0);
 }
 } // namespace

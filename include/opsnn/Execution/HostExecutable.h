@@ -12,6 +12,7 @@
 #define OPSNN_EXECUTION_HOSTEXECUTABLE_H
 
 #include "opsnn/Runtime/PackedCall.h"
+#include "opsnn/Runtime/TimedCalls.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
@@ -75,6 +76,13 @@ public:
   /// error the GPU runtime recorded.
   llvm::Error run(const std::vector<runtime::NpyArray> &arrays,
                   std::vector<runtime::NpyArray> *outputs) const;
+
+  /// Times `repeat` calls after `warmup` untimed ones on inputs marshalled
+  /// once: for CUDA uploaded to device memory, with each call's kernels
+  /// timed by CUDA events too (see runtime::timePackedCalls).
+  llvm::Expected<runtime::CallTimes>
+  time(const std::vector<runtime::NpyArray> &arrays, unsigned warmup,
+       unsigned repeat) const;
 
   /// Writes an artifact to `dir` (created if needed): model.so, linked with
   /// clang and lld, and manifest.json; for CUDA also a copy of

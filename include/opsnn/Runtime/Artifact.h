@@ -18,6 +18,7 @@
 #define OPSNN_RUNTIME_ARTIFACT_H
 
 #include "opsnn/Runtime/PackedCall.h"
+#include "opsnn/Runtime/TimedCalls.h"
 
 #include <memory>
 #include <string>
@@ -63,15 +64,18 @@ public:
   bool run(const std::vector<NpyArray> &arrays, std::vector<NpyArray> *outputs,
            std::string &error) const;
 
+  /// Times `repeat` calls after `warmup` on inputs marshalled once (see
+  /// timePackedCalls); false with `error` when the GPU runtime reported one.
+  bool time(const std::vector<NpyArray> &arrays, unsigned warmup,
+            unsigned repeat, CallTimes &times, std::string &error) const;
+
 private:
   HostArtifact() = default;
   Manifest manifest;
   void *handle = nullptr;
   PackedFunction function = nullptr;
   // The CUDA runtime's C entry points (cuda artifacts only).
-  int (*cudaIsAvailable)(const char **) = nullptr;
-  const char *(*cudaTakeError)() = nullptr;
-  Deallocator cudaFree = nullptr;
+  CudaEntryPoints cuda;
 };
 
 } // namespace mlir::opsnn::runtime

@@ -34,6 +34,12 @@ public:
   using CUfunction = void *;
   using CUstream = void *;
   using CUdeviceptr = uint64_t;
+  using CUevent = void *;
+  /// CUmemLocation: {CU_MEM_LOCATION_TYPE_DEVICE = 1, device ordinal}.
+  struct CUmemLocation {
+    int type;
+    int id;
+  };
 
   /// The process-wide driver, loaded from `libcuda.so.1` (or the path in
   /// $OPSNN_CUDA_DRIVER) and initialised with the first device's primary
@@ -56,6 +62,8 @@ public:
 
   /// The device's name, for reports ("NVIDIA H200").
   std::string getDeviceName();
+  /// The device the context is on (valid once isAvailable() returned true).
+  CUdevice getDevice() const { return device; }
 
   // Entry points (valid once isAvailable() returned true).
   CUresult (*cuModuleLoadData)(CUmodule *, const void *) = nullptr;
@@ -78,6 +86,17 @@ public:
   CUresult (*cuMemHostUnregister)(void *) = nullptr;
   CUresult (*cuCtxSynchronize)() = nullptr;
 
+  // Optional entry points (null when the driver lacks them): kernel timing
+  // (events) and prefetching managed memory, which only benchmarks and
+  // performance need.
+  CUresult (*cuEventCreate)(CUevent *, unsigned) = nullptr;
+  CUresult (*cuEventRecord)(CUevent, CUstream) = nullptr;
+  CUresult (*cuEventSynchronize)(CUevent) = nullptr;
+  CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent) = nullptr;
+  CUresult (*cuEventDestroy)(CUevent) = nullptr;
+  CUresult (*cuMemPrefetchAsync)(CUdeviceptr, size_t, CUmemLocation, unsigned,
+                                 CUstream) = nullptr;
+
   /// CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED / _NOT_REGISTERED: expected
   /// when one buffer is passed as two arguments.
   static constexpr CUresult kAlreadyRegistered = 712;
@@ -91,6 +110,7 @@ public:
 private:
   CudaDriver() = default;
   bool load();
+  void loadOptional();
 
   std::mutex mutex;
   bool attempted = false, loaded = false;
@@ -113,8 +133,22 @@ extern "C" {
 int opsnnCudaIsAvailable(const char **why);
 /// The first error recorded since the last call (empty string if none).
 const char *opsnnCudaTakeError();
-/// Frees a buffer compiled code allocated (managed memory).
+/// Frees a buffer compiled code allocated (managed memory), or one
+/// opsnnCudaUpload made.
 void opsnnCudaFree(void *pointer);
+/// A copy of `bytes` of host `data` in managed memory, prefetched to the
+/// device (where the driver supports it), for calls that pass the same
+/// inputs many times (timing): compiled code does not host-register these
+/// buffers, so its kernels read device memory, not host memory over the
+/// bus. Null with an error recorded on failure; free with opsnnCudaFree.
+void *opsnnCudaUpload(const void *data, size_t bytes);
+/// Non-zero: time every kernel launch from now on with a pair of CUDA
+/// events; zero: stop (pending times are dropped).
+void opsnnCudaTimeKernels(int enable);
+/// Waits for the launches timed since the last call and returns the sum of
+/// their times in milliseconds (0 when none); -1 with an error recorded when
+/// the driver cannot time them.
+double opsnnCudaTakeKernelMilliseconds();
 }
 
 #endif // OPSNN_RUNTIME_CUDADRIVER_H

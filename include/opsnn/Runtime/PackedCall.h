@@ -14,6 +14,7 @@
 
 #include "opsnn/Runtime/Npy.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -39,12 +40,50 @@ bool checkInputs(const std::vector<TensorSpec> &inputs,
 
 /// Frees a result buffer the compiled code allocated.
 using Deallocator = void (*)(void *);
+/// Returns a buffer holding a copy of `bytes` of `data`, null on failure.
+using Uploader = void *(*)(const void *data, size_t bytes);
+
+/// The arguments of a packed call, marshalled once: each array copied into a
+/// buffer of its own and described. By default the buffers are 64-byte
+/// aligned host memory (the compiled code may assume more alignment than a
+/// std::vector gives); an `upload` function places them elsewhere (the CUDA
+/// runtime's device-resident managed memory) and `release` frees them.
+class PackedInputs {
+public:
+  explicit PackedInputs(const std::vector<NpyArray> &arrays,
+                        Uploader upload = nullptr,
+                        Deallocator release = nullptr);
+  ~PackedInputs();
+  PackedInputs(const PackedInputs &) = delete;
+  PackedInputs &operator=(const PackedInputs &) = delete;
+
+  /// False when an upload failed (the uploader recorded why).
+  bool isValid() const { return valid; }
+  /// args[i] points at each descriptor word of each argument, in order.
+  std::vector<void *> getPackedArguments();
+  /// Whether `pointer` is one of the argument buffers (not the callee's).
+  bool isInputBuffer(void *pointer) const;
+
+private:
+  std::vector<void *> buffers;
+  std::vector<std::vector<int64_t>> descriptors;
+  Deallocator release;
+  bool valid = true;
+};
 
 /// Calls `function` on checked `arrays`. Result buffers (allocated by the
 /// compiled code) are copied into `outputs` when given and freed either way,
 /// with `deallocate` (std::free when null; the CUDA runtime's free for GPU
 /// code, whose results live in managed memory).
 void callPacked(PackedFunction function, const std::vector<NpyArray> &arrays,
+                const std::vector<TensorSpec> &results,
+                std::vector<NpyArray> *outputs,
+                Deallocator deallocate = nullptr);
+
+/// The same on inputs marshalled beforehand (calls may share them; the
+/// callee may write into its arguments' buffers, so values are only certain
+/// for the first call).
+void callPacked(PackedFunction function, PackedInputs &inputs,
                 const std::vector<TensorSpec> &results,
                 std::vector<NpyArray> *outputs,
                 Deallocator deallocate = nullptr);

@@ -3,7 +3,7 @@
 // The calling convention between the runtime and compiled code: a tensor
 // crosses the boundary as MLIR's lowered memref descriptor, 8-byte words
 // {allocated, aligned, offset, sizes[rank], strides[rank]}. This file builds
-// descriptors around host buffers and copies strided results back into
+// descriptors around buffers and copies strided results back into
 // C-order arrays. Plain C++, no LLVM/MLIR.
 //
 //===----------------------------------------------------------------------===//
@@ -15,26 +15,12 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 namespace mlir::opsnn::runtime {
 
 /// Number of 8-byte words in a descriptor of `rank`.
 inline size_t getDescriptorWords(int64_t rank) { return 3 + 2 * rank; }
-
-/// A 64-byte aligned host allocation.
-class AlignedBuffer {
-public:
-  explicit AlignedBuffer(size_t bytes);
-  void *data() const { return storage.get(); }
-
-private:
-  struct Free {
-    void operator()(void *pointer) const;
-  };
-  std::unique_ptr<void, Free> storage;
-};
 
 /// Writes the descriptor of a contiguous row-major buffer `data` of `shape`
 /// into `words` (getDescriptorWords(shape.size()) of them).

@@ -5,7 +5,7 @@
  * can be tested on machines without a GPU: memory comes from malloc (the
  * host and the "device" share it), kernels are not executed, and every call
  * is logged to stderr ("fake-cuda: ...") for FileCheck. FAKE_CUDA_FAIL=launch
- * makes launches fail.
+ * makes launches fail; events measure FAKE_CUDA_KERNEL_MS per kernel.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -98,6 +98,31 @@ CUresult cuMemHostRegister_v2(void *pointer, size_t bytes, unsigned flags) {
 }
 CUresult cuMemHostUnregister(void *pointer) {
   LOG("cuMemHostUnregister\n");
+  return 0;
+}
+/* Events: every kernel "takes" FAKE_CUDA_KERNEL_MS (default 0.25) ms. */
+static int fake_event;
+CUresult cuEventCreate(void **event, unsigned flags) {
+  *event = &fake_event;
+  return 0;
+}
+CUresult cuEventRecord(void *event, void *stream) { return 0; }
+CUresult cuEventSynchronize(void *event) { return 0; }
+CUresult cuEventElapsedTime_v2(float *ms, void *start, void *end) {
+  const char *text = getenv("FAKE_CUDA_KERNEL_MS");
+  *ms = text ? (float)atof(text) : 0.25f;
+  return 0;
+}
+CUresult cuEventDestroy_v2(void *event) { return 0; }
+typedef struct {
+  int type;
+  int id;
+} CUmemLocation;
+CUresult cuMemPrefetchAsync_v2(uint64_t pointer, size_t bytes,
+                               CUmemLocation location, unsigned flags,
+                               void *stream) {
+  LOG("cuMemPrefetchAsync %zu bytes to %s %d\n", bytes,
+      location.type == 1 ? "device" : "location", location.id);
   return 0;
 }
 } // extern "C"
