@@ -172,9 +172,10 @@ public:
   /// tiles as f16 (same bits): upstream's fragment conversion handles f16
   /// only, and rewriteBF16MmaSync gives the mma.sync its real type.
   Type fragmentType;
-  /// Truncate the f32 fragments to TF32 (the CPU form: what mma.sync .tf32
-  /// does with operands not rounded beforehand).
-  bool truncateToTF32 = false;
+  /// Round the f32 fragments to TF32, to nearest with ties away from zero
+  /// (the CPU form of the GPU kernel's cvt.rna.tf32.f32, which
+  /// finalizeMmaOperandTypes adds before every mma.sync .tf32).
+  bool roundToTF32 = false;
 
   /// Emit the global-to-shared copies as nvgpu.device_async_copy (cp.async)
   /// instead of vector transfers (the GPU form with to-nvgpu): the K loop
@@ -311,11 +312,11 @@ public:
                       b, loc, bType, sB,
                       ValueRange{stage, kIdx, add(wn0, j * kMmaN)}, pad,
                       transpose, ArrayRef<bool>{true, true}));
-      if (truncateToTF32) {
+      if (roundToTF32) {
         for (Value &frag : fragA)
-          frag = truncateFragmentToTF32(frag);
+          frag = roundFragmentToTF32(frag);
         for (Value &frag : fragB)
-          frag = truncateFragmentToTF32(frag);
+          frag = roundFragmentToTF32(frag);
       }
       for (int64_t i = 0; i < fragsM(); ++i)
         for (int64_t j = 0; j < fragsN(); ++j) {
@@ -353,17 +354,26 @@ private:
     }
   }
 
-  /// Clears the 13 low mantissa bits of every f32 element: TF32.
-  Value truncateFragmentToTF32(Value frag) {
+  /// Rounds every f32 element to TF32 (10 mantissa bits) as
+  /// cvt.rna.tf32.f32 does: half an ulp of TF32 (bit 12) added to the
+  /// magnitude bits, then the 13 low bits cleared; a carry moves into the
+  /// exponent as it should, and NaNs pass unchanged.
+  Value roundFragmentToTF32(Value frag) {
     auto type = cast<VectorType>(frag.getType());
     auto intType = type.clone(b.getI32Type());
+    auto splat = [&](uint32_t value) -> Value {
+      return arith::ConstantOp::create(
+          b, loc, intType,
+          DenseElementsAttr::get(intType,
+                                 b.getI32IntegerAttr(int32_t(value))));
+    };
     Value bits = arith::BitcastOp::create(b, loc, intType, frag);
-    Value mask = arith::ConstantOp::create(
-        b, loc, intType,
-        DenseElementsAttr::get(intType,
-                               b.getI32IntegerAttr(int32_t(0xFFFFE000))));
-    return arith::BitcastOp::create(
-        b, loc, type, arith::AndIOp::create(b, loc, bits, mask));
+    Value halfUlp = arith::AddIOp::create(b, loc, bits, splat(0x1000));
+    Value rounded = arith::BitcastOp::create(
+        b, loc, type, arith::AndIOp::create(b, loc, halfUlp, splat(0xFFFFE000)));
+    Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO,
+                                        frag, frag);
+    return arith::SelectOp::create(b, loc, isNaN, frag, rounded);
   }
 
   /// Copies a rows x cols tile at (row0, col0) of the source matrix to
@@ -732,7 +742,7 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
                               const MatmulTileConfig &cfg) {
   KernelBuilder kb(b, loc, mm, cfg);
   kb.applyEpilogue = true;
-  kb.truncateToTF32 = mm.elementType.isF32();
+  kb.roundToTF32 = mm.elementType.isF32();
   Value sA = memref::AllocOp::create(
       b, loc, kb.sharedTypeA(Attribute(), mm.elementType));
   Value sB = memref::AllocOp::create(

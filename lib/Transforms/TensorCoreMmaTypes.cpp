@@ -9,6 +9,7 @@
 
 #include "TensorCoreMmaTypes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -76,15 +77,58 @@ static LogicalResult rewriteAsBF16(nvgpu::MmaSyncOp op) {
   return success();
 }
 
+/// `fragment` (an f32 vector) with every element rounded to TF32 by
+/// cvt.rna.tf32.f32 (nvvm.convert.float.to.tf32 rna), as f32 bits again.
+static Value roundToTF32(OpBuilder &b, Location loc, Value fragment) {
+  auto type = cast<VectorType>(fragment.getType());
+  SmallVector<Value> elements;
+  SmallVector<int64_t> position(type.getRank(), 0);
+  for (int64_t linear = 0; linear < type.getNumElements(); ++linear) {
+    int64_t rest = linear;
+    for (int64_t dim = type.getRank() - 1; dim >= 0; --dim) {
+      position[dim] = rest % type.getDimSize(dim);
+      rest /= type.getDimSize(dim);
+    }
+    Value element = vector::ExtractOp::create(b, loc, fragment, position);
+    auto tf32 = NVVM::ConvertFloatToTF32Op::create(
+        b, loc, b.getI32Type(), element, NVVM::FPRoundingMode::RNA,
+        NVVM::SaturationMode::NONE, /*relu=*/false);
+    elements.push_back(
+        arith::BitcastOp::create(b, loc, b.getF32Type(), tf32));
+  }
+  return vector::FromElementsOp::create(b, loc, type, elements);
+}
+
+/// Marks `op` .tf32 and rounds its A and B operands to TF32 first: mma.sync
+/// .tf32 reads only the top 19 bits of each register (a truncation), while
+/// TF32 as cuBLAS and the CPU emulation define it rounds to nearest. A
+/// fragment several mma.sync read (A across a warp's N fragments) is
+/// rounded once, next to where it is defined (`rounded` remembers it).
+static void markAndRoundTF32(nvgpu::MmaSyncOp op,
+                             DenseMap<Value, Value> &rounded) {
+  op.setTf32EnabledAttr(UnitAttr::get(op.getContext()));
+  for (OpOperand *operand : {&op.getMatrixAMutable(), &op.getMatrixBMutable()}) {
+    Value fragment = operand->get();
+    auto [it, inserted] = rounded.try_emplace(fragment, Value());
+    if (inserted) {
+      OpBuilder b(op.getContext());
+      b.setInsertionPointAfterValue(fragment);
+      it->second = roundToTF32(b, op.getLoc(), fragment);
+    }
+    operand->set(it->second);
+  }
+}
+
 LogicalResult mlir::opsnn::finalizeMmaOperandTypes(Operation *root,
                                                    Type elementType) {
   if (elementType.isF16() || elementType.isInteger(8))
     return success(); // upstream's types are right (i8: m16n8k32 .s8)
   SmallVector<nvgpu::MmaSyncOp> mmas;
   root->walk([&](nvgpu::MmaSyncOp op) { mmas.push_back(op); });
+  DenseMap<Value, Value> roundedTF32;
   for (nvgpu::MmaSyncOp op : mmas) {
     if (elementType.isF32()) {
-      op.setTf32EnabledAttr(UnitAttr::get(op.getContext()));
+      markAndRoundTF32(op, roundedTF32);
       continue;
     }
     if (!elementType.isBF16())

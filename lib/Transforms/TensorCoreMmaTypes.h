@@ -34,7 +34,9 @@ inline Type tensorCoreAccumulatorType(Type element) {
 /// Gives every nvgpu.mma.sync under `root` the operand type `elementType`
 /// of the kernel's A and B:
 ///  - f16, i8: nothing to do (upstream's m16n8k16 .f16, m16n8k32 .s8);
-///  - f32: marks them `tf32Enabled` (m16n8k8 .tf32);
+///  - f32: marks them `tf32Enabled` (m16n8k8 .tf32) and rounds their A
+///    and B fragments to TF32 first (cvt.rna.tf32.f32: the hardware would
+///    truncate);
 ///  - bf16: their operands are f16 fragments holding bf16 bits; each
 ///    becomes an nvvm.mma.sync m16n8k16 .bf16 (the registers bitcast to
 ///    i32, two bf16 each), whose accumulators are rebuilt as the

@@ -255,8 +255,15 @@ def test_operand_types_as_the_kernel_sees_them():
     assert list(bits) == [0x3F80, 0x3F80, 0x3F82, 0xBF00, 0x3F81]
     assert list(cases.from_bf16_bits(bits)) == [1.0, 1.0, 1.0 + 2.0 ** -6, -0.5,
                                                  1.0 + 2.0 ** -7]
-    t = cases.truncate_tf32(np.array([1.0 + 2.0 ** -10 + 2.0 ** -11 + 2.0 ** -23], np.float32))
-    assert t[0] == 1.0 + 2.0 ** -10   # 10 mantissa bits kept, the rest dropped
+    # TF32: to nearest on 10 mantissa bits, ties away from zero, a carry
+    # into the exponent, NaN and infinities kept.
+    t = cases.round_tf32(np.array([1.0 + 2.0 ** -10 + 2.0 ** -12,   # below half: down
+                                   1.0 + 2.0 ** -11,                # tie: away from 0
+                                   -(1.0 + 2.0 ** -11),
+                                   2.0 - 2.0 ** -12,                # carries to 2
+                                   np.nan, np.inf], np.float32))
+    assert list(t[:4]) == [1.0 + 2.0 ** -10, 1.0 + 2.0 ** -10, -(1.0 + 2.0 ** -10), 2.0]
+    assert np.isnan(t[4]) and t[5] == np.inf
     by_name = {c.name: c for c in cases.all_cases()}
     tf32 = cases.mlir_of(by_name["bert_ffn1_tf32"])
     assert "linalg.matmul {opsnn.tf32} ins(%a, %b : tensor<1024x768xf32>" in tf32
@@ -267,7 +274,7 @@ def test_operand_types_as_the_kernel_sees_them():
     assert "linalg.conv_2d_nhwc_fhwc" in int8 and "tensor<128x3x3x128xi8>" in int8
     assert "%zero = arith.constant 0 : i32" in int8
     # The references take the kernel's values: a TF32 reference differs
-    # from the f32 one by the truncation alone.
+    # from the f32 one by the rounding alone.
     case = by_name["bert_ffn1_tf32"]
     rng = np.random.default_rng(0)
     a = rng.uniform(-1, 1, (4, 768)).astype(np.float32)
@@ -275,8 +282,8 @@ def test_operand_types_as_the_kernel_sees_them():
     small = cases.Case("t", "t", "gemm", "", "tf32", case.params, 0,
                        [(a.shape, np.float32), (b.shape, np.float32)], ((4, 8), np.float32))
     ref = cases.reference(small, [a, b])
-    assert np.array_equal(ref, cases.truncate_tf32(a).astype(np.float64)
-                          @ cases.truncate_tf32(b).astype(np.float64))
+    assert np.array_equal(ref, cases.round_tf32(a).astype(np.float64)
+                          @ cases.round_tf32(b).astype(np.float64))
 
 
 def test_gpu_roofline_draws_the_peak_of_each_timed_operand_type():

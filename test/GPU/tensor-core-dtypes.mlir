@@ -4,7 +4,9 @@
 // byte buffers viewed as bf16 for the cp.async copies and as f16 for
 // upstream's ldmatrix conversion (same bits), and every mma.sync becomes
 // nvvm.mma.sync .bf16 (m16n8k16, i32 registers). TF32: f32 tiles (rows
-// padded by 4 elements), m16n8k8 mma.sync marked tf32Enabled, for matmuls
+// padded by 4 elements), m16n8k8 mma.sync marked tf32Enabled whose A and B
+// registers are first rounded to TF32 (cvt.rna.tf32.f32: the hardware
+// would truncate them; cuBLAS and the CPU emulation round), for matmuls
 // with allow-tf32 and for any op carrying `opsnn.tf32`; without either an
 // f32 matmul keeps the generic path, as does a matmul mixing f16 and bf16.
 // INT8: i8 x i8 -> i32 on upstream's m16n8k32 .s8 mma.sync (saturating),
@@ -45,10 +47,12 @@
 // PTX-NOT: f16.f16
 // PTX-LABEL: gpu.binary @gemm_tf32_kernel
 // PTX-SAME: cp.async.cg.shared.global [{{[^]]+}}], [{{[^]]+}}], 16;
+// PTX-SAME: cvt.rna.tf32.f32
 // PTX-SAME: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 // PTX-LABEL: gpu.binary @conv_bf16_kernel
 // PTX-SAME: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-LABEL: gpu.binary @conv_tf32_attr_kernel
+// PTX-SAME: cvt.rna.tf32.f32
 // PTX-SAME: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 // PTX-LABEL: gpu.binary @gemm_mixed_kernel
 // PTX-NOT: mma.sync
@@ -84,7 +88,12 @@
 // NVGPU-LABEL: func.func @gemm_tf32
 // NVGPU: workgroup(%{{.*}} : memref<3x32x36xf32, #gpu.address_space<workgroup>>
 // NVGPU: nvgpu.device_async_copy {{.*}}, 4 {bypassL1} : memref<256x128xf32>
-// NVGPU: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 8], tf32Enabled} : (vector<4x1xf32>, vector<2x1xf32>, vector<2x2xf32>) -> vector<2x2xf32>
+// NVGPU: %[[FRAG_A:.*]] = nvgpu.ldmatrix {{.*}} -> vector<4x1xf32>
+// NVGPU-COUNT-4: nvvm.convert.float.to.tf32 {{.*}} {rnd = #nvvm.fp_rnd_mode<rna>}
+// NVGPU: %[[ROUNDED_A:.*]] = vector.from_elements {{.*}} : vector<4x1xf32>
+// NVGPU-COUNT-2: nvvm.convert.float.to.tf32 {{.*}} {rnd = #nvvm.fp_rnd_mode<rna>}
+// NVGPU: %[[ROUNDED_B:.*]] = vector.from_elements {{.*}} : vector<2x1xf32>
+// NVGPU: nvgpu.mma.sync(%[[ROUNDED_A]], %[[ROUNDED_B]], %{{.*}}) {mmaShape = [16, 8, 8], tf32Enabled} : (vector<4x1xf32>, vector<2x1xf32>, vector<2x2xf32>) -> vector<2x2xf32>
 // NVGPU-LABEL: func.func @gemm_mixed
 // NVGPU: linalg.matmul
 

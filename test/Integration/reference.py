@@ -18,11 +18,13 @@ def quantize(x, dtype):
     return np.asarray(x, np.float32).astype(dtype).astype(np.float32)
 
 
-def truncate_tf32(x):
-    """x (float32) with the 13 low mantissa bits cleared: the TF32 value an
-    mma.sync .tf32 reads from an f32 register."""
-    bits = np.asarray(x, np.float32).view(np.uint32) & np.uint32(0xFFFFE000)
-    return bits.view(np.float32)
+def round_tf32(x):
+    """x (float32) rounded to TF32 (10 mantissa bits), to nearest with ties
+    away from zero: cvt.rna.tf32.f32, which the tensor-core kernel applies
+    to its operands before mma.sync .tf32 (NaNs pass unchanged)."""
+    x = np.asarray(x, np.float32)
+    bits = (x.view(np.uint32) + np.uint32(0x1000)) & np.uint32(0xFFFFE000)
+    return np.where(np.isnan(x), x, bits.view(np.float32))
 
 
 def fp8_sweep(dtype):

@@ -832,14 +832,16 @@ def GPUTensorCoreMatmulPass
     type) and an f32 accumulator whose shape the tiles divide (M, N
     multiples of 16/8, K of 16; a ragged M: see below) becomes one kernel; other ops are left to
     the generic path. f32 inputs are mapped too, as TF32 (mma.sync m16n8k8
-    .tf32: the hardware reads 10 bits of mantissa), with `allow-tf32` or on
+    .tf32 on fragments rounded to 10 bits of mantissa by cvt.rna.tf32.f32,
+    as cuBLAS rounds; the CPU emulation rounds alike), with `allow-tf32` or on
     ops with the `opsnn.tf32` unit attribute (set by
     `--opsnn-assign-precision="mode=tf32"`). FP16 fragments go through
     upstream's ldmatrix/mma.sync conversion; BF16 tiles are read as f16
     fragments (same bits and register layout: upstream converts no bf16
     fragments) and their mma.sync become `nvvm.mma.sync` .bf16; TF32
-    fragments are plain 32-bit shared loads (ldmatrix moves 16-bit
-    elements) feeding mma.sync marked `tf32Enabled`. i8 x i8 -> i32
+    A fragments come by ldmatrix (each f32 as two 16-bit halves), B
+    fragments by plain 32-bit shared loads, both rounded to TF32 and
+    feeding mma.sync marked `tf32Enabled`. i8 x i8 -> i32
     matmuls and convolutions run on upstream's m16n8k32 .s8 mma.sync
     (saturating); their B tile is staged N x K (8-bit fragments have no
     `ldmatrix.trans`): an FHWC filter by cp.async as it is, a K x N matrix

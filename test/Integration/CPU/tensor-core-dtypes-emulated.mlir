@@ -1,11 +1,12 @@
 // The tensor-core kernel's BF16 and TF32 forms, run on the CPU
 // (emulate-on-cpu) against NumPy: bf16 tiles (8 elements per 16-byte copy)
 // with m16n8k16 fragments, and f32 tiles (4 elements per copy, rows padded
-// by 4) with m16n8k8 fragments whose operands are truncated to TF32 as
-// mma.sync .tf32 reads them. The references round to bf16 (ml_dtypes) and
-// truncate to TF32 exactly as the kernel does, so the tolerance only covers
-// the f32 accumulation order; with the TF32 truncation left out of the
-// reference the TF32 outputs miss it by two orders of magnitude.
+// by 4) with m16n8k8 fragments whose operands are rounded to TF32 (to
+// nearest, ties away from zero: the GPU kernel's cvt.rna.tf32.f32). The
+// references round to bf16 (ml_dtypes) and to TF32 exactly as the kernel
+// does, so the tolerance only covers the f32 accumulation order; with the
+// TF32 rounding left out of the reference (or truncation in its place) the
+// TF32 outputs miss it by two orders of magnitude (3e-4 and 9e-4).
 // Matmuls on target "host" (large blocks, 4 warps) and "a100" (one-warp
 // blocks, guarded copies); convolutions HWCF and FHWC (a transposed B).
 // RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-tensor-core-matmul=host emulate-tensor-core-tf32}" %s
@@ -13,16 +14,17 @@
 // RUN: ops-nn-opt %s --opsnn-lower-to-cpu="emulate-tensor-core-matmul=host emulate-tensor-core-tf32" --mlir-print-ir-after=opsnn-gpu-tensor-core-matmul 2>&1 >/dev/null | FileCheck %s
 // REF: out0 = ref.quantize(in0, ref.bf16) @ ref.quantize(in1, ref.bf16)
 // REF: out1 = ref.conv_nhwc_fhwc(ref.quantize(in2, ref.bf16), ref.quantize(in3, ref.bf16))
-// REF: out2 = ref.truncate_tf32(in4).astype(np.float64) @ ref.truncate_tf32(in5)
-// REF: out3 = ref.conv_nhwc_hwcf(ref.truncate_tf32(in6), ref.truncate_tf32(in7), strides=[2, 2])
+// REF: out2 = ref.round_tf32(in4).astype(np.float64) @ ref.round_tf32(in5)
+// REF: out3 = ref.conv_nhwc_hwcf(ref.round_tf32(in6), ref.round_tf32(in7), strides=[2, 2])
 // TOL: 2e-6
 
 // Every contraction took the kernel path: bf16 tiles and fragments of 16,
-// f32 tiles and fragments of 8 truncated to TF32.
+// f32 tiles and fragments of 8 rounded to TF32.
 // CHECK-LABEL: func.func @dtypes
 // CHECK-DAG: memref.alloc() : memref<{{[0-9]+}}x{{[0-9]+}}x{{[0-9]+}}xbf16>
 // CHECK-DAG: vector.contract {{.*}} : vector<16x16xbf16>, vector<8x16xbf16> into vector<16x8xf32>
 // CHECK-DAG: memref.alloc() : memref<{{[0-9]+}}x{{[0-9]+}}x{{[0-9]+}}xf32>
+// CHECK-DAG: arith.addi {{.*}} : vector<16x8xi32>
 // CHECK-DAG: arith.andi {{.*}} : vector<16x8xi32>
 // CHECK-DAG: vector.contract {{.*}} : vector<16x8xf32>, vector<8x8xf32> into vector<16x8xf32>
 // CHECK-NOT: linalg.matmul
