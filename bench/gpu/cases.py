@@ -17,7 +17,11 @@ Cases (batch 8; f16 operands accumulate in f32 and give f32 results):
   the bandwidth fraction, and a memory-bound row reduction: the softmax
   denominator sum_j exp(x_ij - m_i) of 4096 rows x 1024 f32 with the row
   maximum m as a second input (the warp-per-row kernel of
-  --opsnn-gpu-warp-reduce: five shfl.sync.bfly per row).
+  --opsnn-gpu-warp-reduce: five shfl.sync.bfly per row); a whole softmax
+  over the same rows (max, sum of exp(x - max), exp(x - max) / sum: three
+  linalg ops, one kernel with fuse-row-ops) and BERT's layer norm over
+  1024 rows of 768 with per-column scale and shift (mean, variance,
+  normalise: one kernel).
   Other tensor-core types: the FFN-1 GEMM in BF16 (bf16 x bf16 -> f32), in
   TF32 (f32 operands, the op marked `opsnn.tf32`, so the pipeline needs no
   tensor-core-tf32) and in INT8 (i8 x i8 -> i32); the 28x28x128 3x3 conv
@@ -241,6 +245,22 @@ def rowreduce_case(name, group, rows, cols):
                 ((rows,), np.float32), tolerance=1e-5)
 
 
+def rownorm_case(name, group, op, rows, cols):
+    # A whole softmax or layer norm per row: x read and y written once at
+    # the minimum (the fused kernel reads x again for each member, from the
+    # caches); FLOPs per element: softmax 7 (max; subtract, exp, add;
+    # subtract, exp, divide), layer norm 8 (add; subtract, square, add;
+    # subtract, multiply by the row's 1/std, scale, shift).
+    inputs = [((rows, cols), np.float32)]
+    if op == "layernorm":
+        inputs += [((cols,), np.float32), ((cols,), np.float32)]
+    what = ("softmax per row" if op == "softmax"
+            else "layer norm per row, scale + shift per column")
+    return Case(name, group, "rownorm", f"{rows}x{cols} f32, {what}", "f32", {"op": op},
+                (7 if op == "softmax" else 8) * rows * cols, inputs,
+                ((rows, cols), np.float32), tolerance=1e-5)
+
+
 def all_cases():
     N = 8
     M = 128 * N  # BERT-base: sequence 128 x batch 8
@@ -262,6 +282,8 @@ def all_cases():
                   epilogue="bias_relu"),
         eltwise_case("eltwise_chain", "fused", (N, 112, 112, 128)),
         rowreduce_case("softmax_den", "fused", 4096, 1024),
+        rownorm_case("softmax", "fused", "softmax", 4096, 1024),
+        rownorm_case("bert_layernorm", "fused", "layernorm", M, 768),
         gemm_case("bert_ffn1_bf16", "dtypes", M, 768, 3072, elem="bf16"),
         gemm_case("bert_ffn1_tf32", "dtypes", M, 768, 3072, elem="tf32"),
         gemm_case("bert_ffn1_int8", "dtypes", M, 768, 3072, elem="i8"),
@@ -309,6 +331,61 @@ RELU = ("    %z = arith.constant 0.0 : f32\n"
         "    %o = arith.maximumf %s, %z : f32\n")
 
 
+LAYERNORM_EPS = 1e-5
+
+
+def _rownorm_body(case, in_ty, out_ty):
+    """A softmax or layer norm as the ONNX importer gives it: row
+    reductions into filled vectors, then the elementwise op over the rows
+    (what --opsnn-gpu-warp-reduce fuse-row-ops turns into one kernel)."""
+    rows, cols = case.output_spec[0]
+    vec = f"tensor<{rows}xf32>"
+    ident, row = "affine_map<(d0, d1) -> (d0, d1)>", "affine_map<(d0, d1) -> (d0)>"
+    col = "affine_map<(d0, d1) -> (d1)>"
+
+    def reduction(res, init, ins, in_tys, maps, body):
+        return (f"  %{res}_e = tensor.empty() : {vec}\n"
+                f"  %{res}_f = linalg.fill ins(%{init} : f32) outs(%{res}_e : {vec}) -> {vec}\n"
+                f"  %{res} = linalg.generic {{indexing_maps = [{', '.join(maps + [row])}], "
+                f"iterator_types = [\"parallel\", \"reduction\"]}}\n"
+                f"      ins({', '.join(ins)} : {', '.join(in_tys)}) outs(%{res}_f : {vec}) {{\n"
+                f"  ^bb0({', '.join(f'%a{i}: f32' for i in range(len(ins)))}, %acc: f32):\n"
+                f"{body}  }} -> {vec}\n")
+
+    text = ("  %zero = arith.constant 0.0 : f32\n"
+            "  %ninf = arith.constant 0xFF800000 : f32\n")
+    if case.params["op"] == "softmax":
+        text += reduction("max", "ninf", ["%x"], [in_ty], [ident],
+                          "    %r = arith.maximumf %a0, %acc : f32\n    linalg.yield %r : f32\n")
+        text += reduction("sum", "zero", ["%x", "%max"], [in_ty, vec], [ident, row],
+                          "    %d = arith.subf %a0, %a1 : f32\n    %e = math.exp %d : f32\n"
+                          "    %r = arith.addf %e, %acc : f32\n    linalg.yield %r : f32\n")
+        text += _generic("y", ["%x", "%max", "%sum"], [in_ty, vec, vec],
+                         [ident, row, row, ident], 2,
+                         "    %d = arith.subf %a0, %a1 : f32\n    %e = math.exp %d : f32\n"
+                         "    %r = arith.divf %e, %a2 : f32\n    linalg.yield %r : f32\n",
+                         out_ty)
+        return text + f"  return %y : {out_ty}\n}}\n"
+    n = f"    %n = arith.constant {float(cols)!r} : f32\n"
+    col_ty = f"tensor<{cols}xf32>"
+    text += reduction("sum", "zero", ["%x"], [in_ty], [ident],
+                      "    %r = arith.addf %a0, %acc : f32\n    linalg.yield %r : f32\n")
+    text += reduction("var", "zero", ["%x", "%sum"], [in_ty, vec], [ident, row],
+                      n + "    %mu = arith.divf %a1, %n : f32\n    %d = arith.subf %a0, %mu : f32\n"
+                      "    %q = arith.mulf %d, %d : f32\n"
+                      "    %r = arith.addf %q, %acc : f32\n    linalg.yield %r : f32\n")
+    text += _generic("y", ["%x", "%sum", "%var", "%gamma", "%beta"],
+                     [in_ty, vec, vec, col_ty, col_ty], [ident, row, row, col, col, ident], 2,
+                     n + f"    %eps = arith.constant {LAYERNORM_EPS:.6e} : f32\n"
+                     "    %mu = arith.divf %a1, %n : f32\n    %d = arith.subf %a0, %mu : f32\n"
+                     "    %v = arith.divf %a2, %n : f32\n    %ve = arith.addf %v, %eps : f32\n"
+                     "    %rs = math.rsqrt %ve : f32\n    %y0 = arith.mulf %d, %rs : f32\n"
+                     "    %y1 = arith.mulf %y0, %a3 : f32\n"
+                     "    %r = arith.addf %y1, %a4 : f32\n    linalg.yield %r : f32\n",
+                     out_ty)
+    return text + f"  return %y : {out_ty}\n}}\n"
+
+
 def mlir_of(case):
     """The case as one function @main in linalg on tensors, as the ONNX
     importer would give it: the named conv/matmul op (f16/bf16/f32/i8
@@ -320,7 +397,8 @@ def mlir_of(case):
     acc = _elem(case.output_spec[1])
     out_ty = _t(case.output_spec[0], acc)
     names = {"conv": ["%x", "%w", "%bias"], "gemm": ["%a", "%b", "%bias"],
-             "eltwise": ["%x", "%r"], "rowreduce": ["%x", "%m"]}[case.kind]
+             "eltwise": ["%x", "%r"], "rowreduce": ["%x", "%m"],
+             "rownorm": ["%x", "%gamma", "%beta"]}[case.kind]
     rank = len(case.output_spec[0])
     dims = ", ".join(f"d{i}" for i in range(rank))
     ident = f"affine_map<({dims}) -> ({dims})>"
@@ -347,6 +425,8 @@ def mlir_of(case):
                          "    %m = arith.mulf %a0, %c : f32\n    linalg.yield %m : f32\n",
                          out_ty)
         return text + f"  return %y : {out_ty}\n}}\n"
+    if case.kind == "rownorm":
+        return text + _rownorm_body(case, tys[0], out_ty)
     if case.kind == "rowreduce":
         # One generic: the innermost loop is its only reduction and the row
         # maximum does not depend on it (what --opsnn-gpu-warp-reduce takes).
@@ -431,6 +511,13 @@ def reference(case, inputs):
         y = a[0] @ a[1]
     elif case.kind == "rowreduce":
         return np.exp(a[0] - a[1][:, None]).sum(axis=1)
+    elif case.kind == "rownorm" and case.params["op"] == "softmax":
+        e = np.exp(a[0] - a[0].max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+    elif case.kind == "rownorm":
+        mu = a[0].mean(axis=1, keepdims=True)
+        var = ((a[0] - mu) ** 2).mean(axis=1, keepdims=True)
+        return (a[0] - mu) / np.sqrt(var + LAYERNORM_EPS) * a[1] + a[2]
     else:
         return (np.maximum(a[0] * 1.5 + 0.25, 0) + a[1]) * 0.5
     if epi == "bias_relu":
@@ -664,6 +751,13 @@ def torch_worker(spec_path):
 
                     def fn(x=x, m=m):
                         return torch.exp(x - m[:, None]).sum(1)
+                    to_ref = lambda y: y
+                elif kind == "rownorm" and p["op"] == "softmax":
+                    fn = lambda x=ins[0]: torch.softmax(x, dim=1)
+                    to_ref = lambda y: y
+                elif kind == "rownorm":
+                    def fn(x=ins[0], g=ins[1], b=ins[2]):
+                        return F.layer_norm(x, (x.shape[1],), g, b, eps=LAYERNORM_EPS)
                     to_ref = lambda y: y
                 else:
                     x, r = ins

@@ -11,6 +11,7 @@
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80" | FileCheck %s --check-prefix=PTX
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 warp-reductions=false" | FileCheck %s --check-prefix=OFF
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-warp-reduce="warps-per-block=4" --canonicalize | FileCheck %s
+// RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-warp-reduce="fuse-row-ops=false" --canonicalize | FileCheck %s --check-prefix=NOFUSE
 // RUN: not ops-nn-opt %s --opsnn-gpu-warp-reduce="warps-per-block=0" 2>&1 | FileCheck %s --check-prefix=BADWARPS
 // RUN: not ops-nn-opt %s --opsnn-gpu-warp-reduce="warps-per-block=33" 2>&1 | FileCheck %s --check-prefix=BADWARPS33
 // RUN: not ops-nn-opt %s --opsnn-gpu-warp-reduce="min-reduction-size=0" 2>&1 | FileCheck %s --check-prefix=BADMIN
@@ -27,6 +28,10 @@
 // PTXAS-NEXT: OK col_sum_kernel/col_sum_kernel sm_80
 // PTXAS-NEXT: OK col_sum_kernel/col_sum_kernel sm_90
 // PTXAS-NEXT: OK col_sum_kernel_{{[0-9]+}}/col_sum_kernel sm_80
+// PTXAS-NEXT: OK col_sum_kernel_{{[0-9]+}}/col_sum_kernel sm_90
+// A softmax (max, sum of exp(x - max), exp(x - max) / sum) is one kernel.
+// PTXAS-NEXT: OK softmax_kernel/softmax_kernel sm_80
+// PTXAS-NEXT: OK softmax_kernel/softmax_kernel sm_90
 // PTXAS-NOT: FAIL
 
 // PTX-LABEL: gpu.binary @row_sum_kernel
@@ -35,6 +40,9 @@
 // PTX-LABEL: gpu.binary @softmax_den_kernel
 // PTX-SAME: shfl.sync.bfly.b32
 // PTX-NOT: gpu.binary @softmax_den_kernel
+// PTX-LABEL: gpu.binary @softmax_kernel
+// PTX-SAME: shfl.sync.bfly.b32
+// PTX-NOT: gpu.binary @softmax_kernel
 // OFF-NOT: shfl.sync
 
 // One warp per row: 4 warps (128 threads) per block, 1024 rows -> 256
@@ -56,17 +64,52 @@
 // CHECK: gpu.shuffle  xor %{{.*}}, %c4_i32, %c32_i32 : f32
 // CHECK: gpu.shuffle  xor %{{.*}}, %c2_i32, %c32_i32 : f32
 // CHECK: gpu.shuffle  xor %{{.*}}, %c1_i32, %c32_i32 : f32
-// The zero fill folds into lane 0's store: no fill, no load of the output.
-// CHECK: arith.cmpi eq, %[[LANE]], %c0 : index
+// The zero fill folds into the row's result (every lane has it; lane 0
+// stores it): no fill, no load of the output.
+// CHECK: %[[TOTAL:.*]] = arith.addf %{{.*}}, %cst : f32
+// CHECK-NEXT: arith.cmpi eq, %[[LANE]], %c0 : index
 // CHECK-NEXT: scf.if
-// CHECK-NEXT: arith.addf %{{.*}}, %cst : f32
-// CHECK-NEXT: memref.store
+// CHECK-NEXT: memref.store %[[TOTAL]]
 // CHECK-NOT: linalg.generic
 // CHECK-NOT: linalg.fill
 // The column reduction keeps the generic path.
 // CHECK-LABEL: func.func @col_sum
 // CHECK-NOT: gpu.launch
 // CHECK: linalg.generic
+
+// Softmax: one launch, at the consumer (its output allocated by then);
+// per row the max butterfly (the -inf init folds away), the sum butterfly
+// reading the max from registers, then every lane writes elements lane,
+// lane + 32, ... of the output from the two registers. Lane 0's stores of
+// the max and the sum go with their buffers, which nothing else reads: no
+// intermediate reaches memory.
+// CHECK-LABEL: func.func @softmax
+// CHECK-NOT: linalg.fill
+// CHECK: %[[OUT:.*]] = memref.alloc() {{.*}} : memref<1024x1024xf32>
+// CHECK-NOT: memref.alloc
+// CHECK: gpu.launch
+// CHECK: %[[LANE:.*]] = affine.apply
+// CHECK: gpu.shuffle  xor %{{.*}}, %c1_i32, %c32_i32 : f32
+// CHECK-NEXT: %[[MAX:.*]] = arith.maximumf
+// CHECK: arith.subf %{{.*}}, %[[MAX]] : f32
+// CHECK: gpu.shuffle  xor %{{.*}}, %c1_i32, %c32_i32 : f32
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: %[[SUM:.*]] = arith.addf %{{.*}}, %cst : f32
+// CHECK-NEXT: scf.for %[[K:.*]] = %[[LANE]] to %c1024 step %c32
+// CHECK-NEXT: %[[X:.*]] = memref.load %{{.*}}[%{{.*}}, %[[K]]] : memref<1024x1024xf32>
+// CHECK-NEXT: arith.subf %[[X]], %[[MAX]] : f32
+// CHECK-NEXT: math.exp
+// CHECK-NEXT: %[[Y:.*]] = arith.divf %{{.*}}, %[[SUM]] : f32
+// CHECK-NEXT: memref.store %[[Y]], %[[OUT]][%{{.*}}, %[[K]]] : memref<1024x1024xf32>
+// CHECK-NOT: gpu.launch
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[OUT]]
+
+// Without fuse-row-ops: a kernel per reduction, the consumer left to the
+// generic path.
+// NOFUSE-LABEL: func.func @softmax
+// NOFUSE-COUNT-2: gpu.launch
+// NOFUSE: linalg.generic
 
 // BADWARPS: error: warps-per-block must be in 1..32 (at most 1024 threads), got 0
 // BADWARPS33: error: warps-per-block must be in 1..32 (at most 1024 threads), got 33
@@ -113,4 +156,37 @@ func.func @col_sum(%x: tensor<768x64xf32>) -> tensor<64xf32> {
     linalg.yield %s : f32
   } -> tensor<64xf32>
   return %r : tensor<64xf32>
+}
+
+func.func @softmax(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %em = tensor.empty() : tensor<1024xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%em : tensor<1024xf32>) -> tensor<1024xf32>
+  %max = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<1024x1024xf32>) outs(%fm : tensor<1024xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.maximumf %a, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<1024xf32>
+  %es = tensor.empty() : tensor<1024xf32>
+  %fs = linalg.fill ins(%zero : f32) outs(%es : tensor<1024xf32>) -> tensor<1024xf32>
+  %sum = linalg.generic {indexing_maps = [#id2, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %max : tensor<1024x1024xf32>, tensor<1024xf32>) outs(%fs : tensor<1024xf32>) {
+  ^bb0(%a: f32, %m: f32, %acc: f32):
+    %d = arith.subf %a, %m : f32
+    %e = math.exp %d : f32
+    %s = arith.addf %e, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<1024xf32>
+  %eo = tensor.empty() : tensor<1024x1024xf32>
+  %out = linalg.generic {indexing_maps = [#id2, #row, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max, %sum : tensor<1024x1024xf32>, tensor<1024xf32>, tensor<1024xf32>) outs(%eo : tensor<1024x1024xf32>) {
+  ^bb0(%a: f32, %m: f32, %s: f32, %o: f32):
+    %d = arith.subf %a, %m : f32
+    %e = math.exp %d : f32
+    %r = arith.divf %e, %s : f32
+    linalg.yield %r : f32
+  } -> tensor<1024x1024xf32>
+  return %out : tensor<1024x1024xf32>
 }

@@ -1058,6 +1058,26 @@ def GPUWarpReducePass
     which the reduced dimension is the last one take this path; the other
     reductions keep the generic one.
 
+    With `fuse-row-ops` (the default) the kernel also runs the ops that
+    follow the reduction in its block on the same rows and read its result:
+    further row reductions of the same iteration space (static sizes) and
+    all-parallel `linalg.generic`s over it whose single output is a fresh
+    buffer written (not read) with the row dimension innermost and whose
+    inputs keep the row dimension innermost or do not depend on it. Each
+    must read something an earlier member wrote, through exactly the map it
+    was written with (a reduction's result per row, an elementwise
+    member's element at the same position: what the same warp, or the
+    same lane, has in hand); nothing but index math, constants, fresh
+    allocations and the folded fills of joining reductions may stand
+    between the members. Per row the warp runs the members in order: a
+    reduction's total (with its initial value) stays in every lane's
+    registers for the later members, lane 0 still stores it; an elementwise
+    member has lane l write elements l, l+32, ... A softmax (row max, sum of
+    exp(x - max), exp(x - max) / sum) or a layer norm (mean, variance,
+    normalise and scale) is then one kernel reading its input from memory
+    once per member (the later reads mostly from cache) and writing only
+    its output, instead of three kernels and two vectors through memory.
+
     With `emulate-on-cpu` the same body is emitted as loops: per row every
     lane's partial into a buffer, then per butterfly step every lane's
     `combiner(partial[lane ^ offset], partial[lane])` (read from the values
@@ -1075,7 +1095,10 @@ def GPUWarpReducePass
            "Shortest reduction that takes the warp kernel (never below 32)">,
     Option<"emulateOnCPU", "emulate-on-cpu", "bool", /*default=*/"false",
            "Emit the kernel as sequential loops over rows and lanes (runs "
-           "on the CPU) instead of gpu.launch">
+           "on the CPU) instead of gpu.launch">,
+    Option<"fuseRowOps", "fuse-row-ops", "bool", /*default=*/"true",
+           "Run the row reductions and elementwise ops that follow a row "
+           "reduction on the same rows and read its result in its kernel">
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
