@@ -1,0 +1,176 @@
+// Row groups of --opsnn-gpu-warp-reduce (fuse-row-ops): which ops after a
+// row reduction join its kernel, on buffers. A member must run on the same
+// rows, read what the group wrote through the map it was written with,
+// write a fresh buffer the group has not touched, and only inert ops (index
+// math, constants, allocations, the folded fills of joining reductions)
+// may stand between the members; anything else ends the group and the op
+// keeps its own path.
+// RUN: ops-nn-opt %s --opsnn-gpu-warp-reduce --canonicalize --split-input-file | FileCheck %s
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+
+// The max and its consumer: one launch, at the consumer.
+// CHECK-LABEL: func.func @joined
+// CHECK: gpu.launch
+// CHECK: scf.for
+// CHECK: arith.subf
+// CHECK: memref.store
+// CHECK-NOT: gpu.launch
+// CHECK-NOT: linalg.generic
+func.func @joined(%x: memref<64x64xf32>) -> memref<64x64xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %m = memref.alloc() : memref<64xf32>
+  linalg.fill ins(%ninf : f32) outs(%m : memref<64xf32>)
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x64xf32>) outs(%m : memref<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  %o = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : memref<64x64xf32>, memref<64xf32>) outs(%o : memref<64x64xf32>) {
+  ^bb0(%a: f32, %mx: f32, %out: f32):
+    %r = arith.subf %a, %mx : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %m : memref<64xf32>
+  return %o : memref<64x64xf32>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+
+// A copy between them writes memory: the consumer stays generic.
+// CHECK-LABEL: func.func @copy_between
+// CHECK: gpu.launch
+// CHECK: memref.copy
+// CHECK: linalg.generic
+func.func @copy_between(%x: memref<64x64xf32>, %z: memref<64x64xf32>) -> memref<64x64xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %m = memref.alloc() : memref<64xf32>
+  linalg.fill ins(%ninf : f32) outs(%m : memref<64xf32>)
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x64xf32>) outs(%m : memref<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  memref.copy %z, %x : memref<64x64xf32> to memref<64x64xf32>
+  %o = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : memref<64x64xf32>, memref<64xf32>) outs(%o : memref<64x64xf32>) {
+  ^bb0(%a: f32, %mx: f32, %out: f32):
+    %r = arith.subf %a, %mx : f32
+    linalg.yield %r : f32
+  }
+  return %o : memref<64x64xf32>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+
+// A consumer that reads its output (accumulates into it) or writes a
+// buffer it was given (not fresh) stays generic.
+// CHECK-LABEL: func.func @reads_output
+// CHECK: gpu.launch
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @writes_argument
+// CHECK: gpu.launch
+// CHECK: linalg.generic
+func.func @reads_output(%x: memref<64x64xf32>) -> memref<64x64xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %m = memref.alloc() : memref<64xf32>
+  linalg.fill ins(%ninf : f32) outs(%m : memref<64xf32>)
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x64xf32>) outs(%m : memref<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  %o = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : memref<64x64xf32>, memref<64xf32>) outs(%o : memref<64x64xf32>) {
+  ^bb0(%a: f32, %mx: f32, %out: f32):
+    %d = arith.subf %a, %mx : f32
+    %r = arith.addf %d, %out : f32
+    linalg.yield %r : f32
+  }
+  return %o : memref<64x64xf32>
+}
+func.func @writes_argument(%x: memref<64x64xf32>, %o: memref<64x64xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %m = memref.alloc() : memref<64xf32>
+  linalg.fill ins(%ninf : f32) outs(%m : memref<64xf32>)
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x64xf32>) outs(%m : memref<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : memref<64x64xf32>, memref<64xf32>) outs(%o : memref<64x64xf32>) {
+  ^bb0(%a: f32, %mx: f32, %out: f32):
+    %r = arith.subf %a, %mx : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+#half = affine_map<(i, j) -> (i, j)>
+
+// Another iteration space (half the row) or a second reduction whose
+// output holds values from before (no fill to fold): not members.
+// CHECK-LABEL: func.func @half_row
+// CHECK: gpu.launch
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @unfolded_second_reduction
+// CHECK-COUNT-2: gpu.launch
+// CHECK-NOT: linalg.generic
+func.func @half_row(%x: memref<64x64xf32>, %h: memref<64x32xf32>) -> memref<64x32xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %m = memref.alloc() : memref<64xf32>
+  linalg.fill ins(%ninf : f32) outs(%m : memref<64xf32>)
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x64xf32>) outs(%m : memref<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  %o = memref.alloc() : memref<64x32xf32>
+  linalg.generic {indexing_maps = [#half, #row, #half], iterator_types = ["parallel", "parallel"]}
+      ins(%h, %m : memref<64x32xf32>, memref<64xf32>) outs(%o : memref<64x32xf32>) {
+  ^bb0(%a: f32, %mx: f32, %out: f32):
+    %r = arith.subf %a, %mx : f32
+    linalg.yield %r : f32
+  }
+  return %o : memref<64x32xf32>
+}
+func.func @unfolded_second_reduction(%x: memref<64x64xf32>, %s: memref<64xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %m = memref.alloc() : memref<64xf32>
+  linalg.fill ins(%ninf : f32) outs(%m : memref<64xf32>)
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x64xf32>) outs(%m : memref<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %m : memref<64x64xf32>, memref<64xf32>) outs(%s : memref<64xf32>) {
+  ^bb0(%a: f32, %mx: f32, %acc: f32):
+    %d = arith.subf %a, %mx : f32
+    %r = arith.addf %d, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
