@@ -26,9 +26,11 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -190,51 +192,86 @@ FailureOr<RowReduction> matchRowReduction(linalg::GenericOp op,
   return red;
 }
 
-/// An elementwise op that may close or continue a row group: all loops
-/// parallel over the group's iteration space, one output written (not
-/// read) through a permutation whose last loop is the innermost dimension,
-/// inputs read with the last loop innermost or not at all (coalesced).
-bool isRowElementwise(linalg::GenericOp op, ArrayRef<int64_t> ranges) {
+/// Whether every `map` result that is the loop `last` is the final result
+/// (the loop walks the buffer's innermost dimension, or not at all).
+bool lastLoopInnermostOrAbsent(AffineMap map, unsigned last) {
+  for (auto [i, expr] : llvm::enumerate(map.getResults()))
+    if (cast<AffineDimExpr>(expr).getPosition() == last &&
+        i + 1 != map.getNumResults())
+      return false;
+  return true;
+}
+
+/// An all-parallel linalg.generic over `ranges` on static identity
+/// buffers with one output, written through a permutation and not read
+/// (its block argument unused), inputs through projected permutations.
+bool isPlainParallelGeneric(linalg::GenericOp op, ArrayRef<int64_t> ranges) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
       op.getNumLoops() != ranges.size() ||
       op.getStaticLoopRanges() != ranges ||
       op.getNumParallelLoops() != op.getNumLoops())
     return false;
-  unsigned last = op.getNumLoops() - 1;
-  auto lastIsInnermostOrAbsent = [&](AffineMap map) {
-    for (auto [i, expr] : llvm::enumerate(map.getResults()))
-      if (cast<AffineDimExpr>(expr).getPosition() == last &&
-          i + 1 != map.getNumResults())
-        return false;
-    return true;
-  };
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(input);
-    if (!isIdentityBuffer(input->get()) || !map.isProjectedPermutation() ||
-        !lastIsInnermostOrAbsent(map))
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (!isIdentityBuffer(input->get()) ||
+        !op.getMatchingIndexingMap(input).isProjectedPermutation())
       return false;
-  }
   OpOperand *init = op.getDpsInitOperand(0);
-  AffineMap outMap = op.getMatchingIndexingMap(init);
-  return isIdentityBuffer(init->get()) && outMap.isPermutation() &&
-         outMap.getResults().back() == getAffineDimExpr(last, op.getContext()) &&
+  return isIdentityBuffer(init->get()) &&
+         op.getMatchingIndexingMap(init).isPermutation() &&
          op.getMatchingBlockArgument(init).use_empty();
 }
 
+/// How a row op takes part in a row group.
+enum class RowOpKind {
+  /// A row reduction: its result per row stays in the warp's registers.
+  Reduction,
+  /// Elementwise over the rows' elements (all of the group's loops): lane l
+  /// writes elements l, l+32, ... of its row.
+  Elementwise,
+  /// Elementwise over the rows themselves (the group's parallel loops
+  /// only), such as a mean from a sum: every lane computes it from
+  /// registers, lane 0 stores it.
+  PerRow,
+};
+
+/// An elementwise member over the group's whole iteration space: the row
+/// loop (the last) innermost or absent in every operand, and innermost in
+/// the output (coalesced).
+bool isRowElementwise(linalg::GenericOp op, ArrayRef<int64_t> ranges) {
+  if (!isPlainParallelGeneric(op, ranges))
+    return false;
+  unsigned last = op.getNumLoops() - 1;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (!lastLoopInnermostOrAbsent(op.getMatchingIndexingMap(input), last))
+      return false;
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  return outMap.getResults().back() == getAffineDimExpr(last, op.getContext());
+}
+
+/// A member in program order: the op, its kind, and its operands' indexing
+/// maps lifted to the group's loops (a per-row op's loops are the group's
+/// leading ones).
+struct RowMember {
+  linalg::GenericOp op;
+  RowOpKind kind;
+  SmallVector<AffineMap> liftedMaps;
+};
+
 /// Ops on the same rows run by one warp per row, in program order: a row
-/// reduction first, then further row reductions and elementwise ops that
-/// read what earlier members wrote (softmax: max, sum of exp(x - max),
-/// exp(x - max) / sum; layer norm: mean, variance, normalise). A
-/// reduction's per-row result stays in the warp's registers for the later
-/// members (lane 0 still stores it); an elementwise member's lane writes
-/// the elements a later member's same lane reads back.
+/// reduction first, then row reductions, elementwise ops and per-row ops
+/// that read what earlier members wrote (softmax: max, exp(x - max), sum,
+/// division; layer norm: sum, mean, variance, normalise). Every access of
+/// the group to a buffer the group writes goes through one map, so a
+/// member reads only what its own warp (per row) or lane (per element)
+/// wrote before it, in program order; a per-row value also stays in the
+/// warp's registers for the later members (lane 0 still stores it).
 struct RowGroup {
   SmallVector<RowReduction> reductions;
-  /// Every member in order; reductions are those in `reductions`.
-  SmallVector<linalg::GenericOp> members;
-  /// How each member reads each buffer an earlier member wrote: the
-  /// writer's own output map (checked when the group grows).
+  SmallVector<RowMember> members;
+  /// The map through which the group accesses each buffer it writes, and
+  /// every map through which it reads the others.
   DenseMap<Value, AffineMap> written;
+  DenseMap<Value, SmallVector<AffineMap>> readOnly;
 
   const RowReduction &head() const { return reductions.front(); }
   const RowReduction *reductionOf(linalg::GenericOp op) const {
@@ -243,73 +280,134 @@ struct RowGroup {
         return &red;
     return nullptr;
   }
+  unsigned numLoops() const {
+    return linalg::GenericOp(head().op).getNumLoops();
+  }
 };
 
+/// The member `op` of kind `kind` with its maps lifted to `loops` loops.
+RowMember makeMember(linalg::GenericOp op, RowOpKind kind, unsigned loops) {
+  RowMember member{op, kind, {}};
+  for (AffineMap map : op.getIndexingMapsArray())
+    member.liftedMaps.push_back(
+        AffineMap::get(loops, 0, map.getResults(), op.getContext()));
+  return member;
+}
+
+/// Records `member`'s accesses in `group`.
+void recordAccesses(RowGroup &group, const RowMember &member) {
+  linalg::GenericOp op = member.op;
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = member.liftedMaps[operand.getOperandNumber()];
+    if (op.isDpsInit(&operand))
+      group.written[operand.get()] = map;
+    else if (!group.written.count(operand.get()))
+      group.readOnly[operand.get()].push_back(map);
+  }
+}
+
 /// Whether `op`, between group members, leaves the group's buffers alone:
-/// no memory effects (index math, constants), a fresh allocation, or the
-/// fill a following member reduction folds (checked by the caller).
+/// no memory effects (index math, constants) or a fresh allocation.
 bool isInertBetweenMembers(Operation *op) {
   return isa<memref::AllocOp, gpu::AllocOp>(op) || isMemoryEffectFree(op);
 }
 
-/// Extends `group` with `op` when it is a row op of the same iteration
-/// space reading something the group wrote (and nothing the group wrote
-/// in another way), writing a fresh buffer the group has not touched.
-bool tryAppend(RowGroup &group, linalg::GenericOp op, int64_t minSize) {
-  linalg::GenericOp headOp = group.head().op;
+/// Extends `group` with `op` when it is a row op of the group's rows that
+/// reads something the group wrote, accessing every buffer the group
+/// touches through the map the group uses for it, and writing a fresh
+/// buffer. A joining reduction must have its initial value folded: from a
+/// fill before the head (matchRowReduction), or from one of `pendingFills`
+/// (since the last member) of a constant into its output.
+bool tryAppend(RowGroup &group, linalg::GenericOp op, int64_t minSize,
+               ArrayRef<linalg::FillOp> pendingFills) {
+  const RowReduction &head = group.head();
+  linalg::GenericOp headOp = head.op;
   SmallVector<int64_t> ranges = headOp.getStaticLoopRanges();
   std::optional<RowReduction> asReduction;
-  if (op.getNumLoops() == ranges.size() && op.getStaticLoopRanges() == ranges) {
+  RowOpKind kind;
+  if (op.getNumLoops() == ranges.size() &&
+      op.getStaticLoopRanges() == ArrayRef<int64_t>(ranges)) {
     FailureOr<RowReduction> red = matchRowReduction(op, minSize);
-    if (succeeded(red))
+    if (succeeded(red)) {
       asReduction = *red;
+      kind = RowOpKind::Reduction;
+    }
   }
-  if (!asReduction && !isRowElementwise(op, ranges))
-    return false;
+  if (!asReduction) {
+    if (isRowElementwise(op, ranges))
+      kind = RowOpKind::Elementwise;
+    else if (isPlainParallelGeneric(op, head.parallelSizes))
+      kind = RowOpKind::PerRow;
+    else
+      return false;
+  }
+  RowMember member = makeMember(op, kind, group.numLoops());
   bool readsGroup = false;
   for (OpOperand *input : op.getDpsInputOperands()) {
     auto it = group.written.find(input->get());
     if (it == group.written.end())
       continue;
-    if (op.getMatchingIndexingMap(input) != it->second)
-      return false; // another lane's or row's element: not in registers
+    if (member.liftedMaps[input->getOperandNumber()] != it->second)
+      return false; // another lane's or row's element
     readsGroup = true;
   }
-  Value out = op.getDpsInitOperand(0)->get();
-  if (!readsGroup || !isa_and_present<memref::AllocOp, gpu::AllocOp>(
-                         out.getDefiningOp()))
+  OpOperand *init = op.getDpsInitOperand(0);
+  Value out = init->get();
+  AffineMap outMap = member.liftedMaps[init->getOperandNumber()];
+  if (!readsGroup ||
+      !isa_and_present<memref::AllocOp, gpu::AllocOp>(out.getDefiningOp()))
     return false;
-  for (linalg::GenericOp member : group.members)
-    for (OpOperand &operand : member->getOpOperands())
-      if (operand.get() == out)
+  if (auto it = group.written.find(out);
+      it != group.written.end() && it->second != outMap)
+    return false;
+  if (auto it = group.readOnly.find(out); it != group.readOnly.end())
+    for (AffineMap map : it->second)
+      if (map != outMap)
         return false;
-  // A reduction that reads its output's old value needs it written before
-  // the group's kernel: only a folded fill may stand in between.
-  if (asReduction && !asReduction->foldedInit)
-    return false;
-  group.members.push_back(op);
-  group.written[out] = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (asReduction && !asReduction->foldedInit) {
+    // The last fill since the previous member, of a constant into the
+    // output: nothing between reads it, the reduction writes every row.
+    for (linalg::FillOp fill : llvm::reverse(pendingFills)) {
+      if (fill.getDpsInitOperand(0)->get() != out)
+        continue;
+      Value value = fill.getDpsInputOperand(0)->get();
+      if (matchPattern(value, m_Constant())) {
+        asReduction->fill = fill;
+        asReduction->foldedInit = value;
+      }
+      break;
+    }
+    if (!asReduction->foldedInit)
+      return false; // its output's earlier values would be needed
+  }
+  // Every fill since the last member must be the one this member folds.
+  for (linalg::FillOp fill : pendingFills)
+    if (!asReduction || asReduction->fill != fill)
+      return false;
+  recordAccesses(group, member);
+  group.members.push_back(std::move(member));
   if (asReduction)
     group.reductions.push_back(*asReduction);
   return true;
 }
 
 /// The row group starting at reduction `head`: the ops after it in its
-/// block, as long as they join it, skipping inert ops and the folded fills
-/// of joining reductions.
+/// block, as long as they join it, skipping inert ops and the fills that
+/// joining reductions fold.
 RowGroup collectRowGroup(const RowReduction &head, bool fuse, int64_t minSize) {
   RowGroup group;
   group.reductions.push_back(head);
-  group.members.push_back(head.op);
-  linalg::GenericOp headOp = head.op;
-  group.written[headOp.getDpsInitOperand(0)->get()] =
-      headOp.getMatchingIndexingMap(headOp.getDpsInitOperand(0));
+  group.members.push_back(
+      makeMember(head.op, RowOpKind::Reduction, group.numLoops()));
+  recordAccesses(group, group.members.back());
   if (!fuse)
     return group;
-  SmallVector<Operation *> pendingFills;
+  SmallVector<linalg::FillOp> pendingFills;
   for (Operation *next = head.op->getNextNode(); next;
        next = next->getNextNode()) {
     if (auto fill = dyn_cast<linalg::FillOp>(next)) {
+      if (!fill.hasPureBufferSemantics())
+        break;
       pendingFills.push_back(fill); // kept only if a joining reduction folds it
       continue;
     }
@@ -319,20 +417,8 @@ RowGroup collectRowGroup(const RowReduction &head, bool fuse, int64_t minSize) {
         continue;
       break;
     }
-    if (!tryAppend(group, generic, minSize))
+    if (!tryAppend(group, generic, minSize, pendingFills))
       break;
-    const RowReduction *joined = group.reductionOf(generic);
-    // Every fill since the last member must be the one this member folds.
-    bool fillsFold = llvm::all_of(pendingFills, [&](Operation *fill) {
-      return joined && linalg::FillOp(joined->fill).getOperation() == fill;
-    });
-    if (!fillsFold) {
-      group.members.pop_back();
-      group.written.erase(generic.getDpsInitOperand(0)->get());
-      if (joined)
-        group.reductions.pop_back();
-      break;
-    }
     pendingFills.clear();
   }
   return group;
@@ -370,7 +456,8 @@ public:
   /// earlier reduction of the group wrote are read from its registers.
   Value element(linalg::GenericOp op, ArrayRef<Value> parallel, Value k) {
     SmallVector<Value> ivs(parallel);
-    ivs.push_back(k);
+    if (k) // not for a per-row member, whose loops are the parallel ones
+      ivs.push_back(k);
     IRMapping mapping;
     Block &body = op.getRegion().front();
     for (OpOperand *input : op.getDpsInputOperands()) {
@@ -426,11 +513,20 @@ public:
     return result;
   }
 
-  /// out[parallel] = `result` (one lane does it).
-  void storeRowResult(const RowReduction &red, ArrayRef<Value> parallel,
-                      Value result) {
-    memref::StoreOp::create(b, loc, result, outputOf(red.op),
-                            outputIndices(red.op, parallel));
+  /// Per-row member `op`'s value for the row at `parallel`, from the
+  /// registers or memory; later members read it from registers.
+  Value perRowResult(linalg::GenericOp op, ArrayRef<Value> parallel) {
+    Value result = element(op, parallel, /*k=*/Value());
+    rowValues[outputOf(op)] = result;
+    return result;
+  }
+
+  /// out[parallel] = `result` for a reduction or a per-row member (one
+  /// lane does it).
+  void storePerRowResult(linalg::GenericOp op, ArrayRef<Value> parallel,
+                         Value result) {
+    memref::StoreOp::create(b, loc, result, outputOf(op),
+                            outputIndices(op, parallel));
   }
 
   /// Elementwise member `op` at elements first, first + step, ... of the
@@ -509,12 +605,24 @@ void buildGPUKernel(OpBuilder &b, Location loc, const RowGroup &group,
   scf::IfOp::create(b, loc, inRange, [&](OpBuilder &, Location) {
     SmallVector<Value> parallel = rb.delinearize(row);
     rb.beginRow();
-    for (linalg::GenericOp member : group.members) {
-      const RowReduction *red = group.reductionOf(member);
-      if (!red) {
-        rb.storeElements(member, parallel, lane, kWarpSize);
+    for (const RowMember &member : group.members) {
+      if (member.kind == RowOpKind::Elementwise) {
+        rb.storeElements(member.op, parallel, lane, kWarpSize);
         continue;
       }
+      auto isLane0 = [&] {
+        return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                                     rb.cst(0));
+      };
+      if (member.kind == RowOpKind::PerRow) {
+        Value result = rb.perRowResult(member.op, parallel);
+        scf::IfOp::create(b, loc, isLane0(), [&](OpBuilder &, Location) {
+          rb.storePerRowResult(member.op, parallel, result);
+          scf::YieldOp::create(b, loc);
+        });
+        continue;
+      }
+      const RowReduction *red = group.reductionOf(member.op);
       Value partial = rb.lanePartial(*red, parallel, lane);
       for (int32_t offset = kWarpSize / 2; offset > 0; offset /= 2) {
         Value other = gpu::ShuffleOp::create(b, loc, partial, offset,
@@ -523,10 +631,8 @@ void buildGPUKernel(OpBuilder &b, Location loc, const RowGroup &group,
         partial = rb.combine(*red, other, partial);
       }
       Value result = rb.rowResult(*red, parallel, partial);
-      Value isLane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                            lane, rb.cst(0));
-      scf::IfOp::create(b, loc, isLane0, [&](OpBuilder &, Location) {
-        rb.storeRowResult(*red, parallel, result);
+      scf::IfOp::create(b, loc, isLane0(), [&](OpBuilder &, Location) {
+        rb.storePerRowResult(red->op, parallel, result);
         scf::YieldOp::create(b, loc);
       });
     }
@@ -558,14 +664,20 @@ void buildCPUEmulation(OpBuilder &b, Location loc, const RowGroup &group) {
       [&](OpBuilder &, Location, Value row, ValueRange) {
         SmallVector<Value> parallel = rb.delinearize(row);
         rb.beginRow();
-        for (linalg::GenericOp member : group.members) {
-          const RowReduction *red = group.reductionOf(member);
-          if (!red) {
-            rb.storeElements(member, parallel, c0, 1);
+        for (const RowMember &member : group.members) {
+          if (member.kind == RowOpKind::Elementwise) {
+            rb.storeElements(member.op, parallel, c0, 1);
             continue;
           }
+          if (member.kind == RowOpKind::PerRow) {
+            rb.storePerRowResult(member.op, parallel,
+                                 rb.perRowResult(member.op, parallel));
+            continue;
+          }
+          const RowReduction *red = group.reductionOf(member.op);
+          linalg::GenericOp op = member.op;
           std::pair<Value, Value> buffers = laneBuffers.lookup(
-              getElementTypeOrSelf(member.getDpsInitOperand(0)->get()));
+              getElementTypeOrSelf(op.getDpsInitOperand(0)->get()));
           Value partials = buffers.first, next = buffers.second;
           scf::ForOp::create(
               b, loc, c0, lanes, c1, ValueRange{},
@@ -591,8 +703,8 @@ void buildCPUEmulation(OpBuilder &b, Location loc, const RowGroup &group) {
             memref::CopyOp::create(b, loc, next, partials);
           }
           Value total = memref::LoadOp::create(b, loc, partials, c0);
-          rb.storeRowResult(*red, parallel,
-                            rb.rowResult(*red, parallel, total));
+          rb.storePerRowResult(red->op, parallel,
+                               rb.rowResult(*red, parallel, total));
         }
         scf::YieldOp::create(b, loc);
       });
@@ -601,6 +713,25 @@ void buildCPUEmulation(OpBuilder &b, Location loc, const RowGroup &group) {
 struct GPUWarpReducePass
     : public opsnn::impl::GPUWarpReducePassBase<GPUWarpReducePass> {
   using Base::Base;
+
+  /// linalg.reduce over the last dimension of one input into one output
+  /// (what the ONNX importer's ReduceSum/ReduceMean/ReduceMax and layer
+  /// norm give) as the equivalent linalg.generic, which the matcher takes.
+  void generalizeLastDimReduces() {
+    SmallVector<linalg::ReduceOp> reduces;
+    getOperation().walk([&](linalg::ReduceOp op) {
+      auto type = dyn_cast<MemRefType>(op.getInputs().front().getType());
+      if (op.hasPureBufferSemantics() && op.getInputs().size() == 1 &&
+          op.getInits().size() == 1 && type &&
+          op.getDimensions() == ArrayRef<int64_t>{type.getRank() - 1})
+        reduces.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::ReduceOp op : reduces) {
+      rewriter.setInsertionPoint(op);
+      (void)linalg::generalizeNamedOp(rewriter, op);
+    }
+  }
 
   void runOnOperation() override {
     if (warpsPerBlock < 1 || warpsPerBlock > 32) {
@@ -615,6 +746,7 @@ struct GPUWarpReducePass
           << int64_t(minReductionSize);
       return signalPassFailure();
     }
+    generalizeLastDimReduces();
     SmallVector<RowReduction> reductions;
     getOperation().walk([&](linalg::GenericOp op) {
       FailureOr<RowReduction> red = matchRowReduction(op, minReductionSize);
@@ -623,28 +755,28 @@ struct GPUWarpReducePass
     });
     // Groups in program order; a reduction that joined an earlier group is
     // not the head of another.
-    SmallVector<RowGroup> groups;
+    std::vector<RowGroup> groups;
     DenseSet<Operation *> grouped;
     for (RowReduction &red : reductions) {
       if (grouped.contains(red.op))
         continue;
       groups.push_back(collectRowGroup(red, fuseRowOps, minReductionSize));
-      for (linalg::GenericOp member : groups.back().members)
-        grouped.insert(member);
+      for (const RowMember &member : groups.back().members)
+        grouped.insert(member.op);
     }
     for (RowGroup &group : groups) {
       // At the last member: the buffers the later members write are
       // allocated by then, and nothing between the members touches the
       // group's buffers (collectRowGroup).
-      linalg::GenericOp last = group.members.back();
+      linalg::GenericOp last = group.members.back().op;
       OpBuilder b(last);
       Location loc = group.head().op->getLoc();
       if (emulateOnCPU)
         buildCPUEmulation(b, loc, group);
       else
         buildGPUKernel(b, loc, group, warpsPerBlock);
-      for (linalg::GenericOp member : group.members)
-        member.erase();
+      for (RowMember &member : group.members)
+        member.op.erase();
       for (RowReduction &red : group.reductions)
         if (red.fill)
           red.fill.erase();

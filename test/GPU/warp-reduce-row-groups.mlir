@@ -174,3 +174,94 @@ func.func @unfolded_second_reduction(%x: memref<64x64xf32>, %s: memref<64xf32>) 
   }
   return
 }
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+
+// linalg.reduce over the last dimension heads a group (as its generic); a
+// per-row op (the mean) joins, computed in every lane from the sum.
+// CHECK-LABEL: func.func @reduce_mean_center
+// CHECK: gpu.launch
+// CHECK: gpu.shuffle  xor
+// CHECK: %[[MEAN:.*]] = arith.divf
+// CHECK: scf.for
+// CHECK: arith.subf %{{.*}}, %[[MEAN]]
+// CHECK-NOT: linalg.
+// CHECK: return
+func.func @reduce_mean_center(%x: memref<64x64xf32>) -> memref<64x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 64.0 : f32
+  %s = memref.alloc() : memref<64xf32>
+  linalg.fill ins(%zero : f32) outs(%s : memref<64xf32>)
+  linalg.reduce ins(%x : memref<64x64xf32>) outs(%s : memref<64xf32>) dimensions = [1]
+    (%a: f32, %acc: f32) {
+      %r = arith.addf %a, %acc : f32
+      linalg.yield %r : f32
+    }
+  %m = memref.alloc() : memref<64xf32>
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%s : memref<64xf32>) outs(%m : memref<64xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %r = arith.divf %a, %n : f32
+    linalg.yield %r : f32
+  }
+  %o = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : memref<64x64xf32>, memref<64xf32>) outs(%o : memref<64x64xf32>) {
+  ^bb0(%a: f32, %mx: f32, %out: f32):
+    %r = arith.subf %a, %mx : f32
+    linalg.yield %r : f32
+  }
+  return %o : memref<64x64xf32>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+
+// Buffers reused as bufferization leaves them (decomposed linalg.softmax):
+// the sum overwrites the max's vector after a fill (folded), the division
+// runs in place on exp(x - max). One launch.
+// CHECK-LABEL: func.func @reused_buffers
+// CHECK-NOT: linalg.fill
+// CHECK: gpu.launch
+// CHECK-NOT: gpu.launch
+// CHECK-NOT: linalg.
+// CHECK: return
+func.func @reused_buffers(%x: memref<64x64xf32>) -> memref<64x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = memref.alloc() : memref<64x64xf32>
+  %v = memref.alloc() : memref<64xf32>
+  linalg.fill ins(%ninf : f32) outs(%v : memref<64xf32>)
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x64xf32>) outs(%v : memref<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %v : memref<64x64xf32>, memref<64xf32>) outs(%e : memref<64x64xf32>) {
+  ^bb0(%a: f32, %mx: f32, %out: f32):
+    %d = arith.subf %a, %mx : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%v : memref<64xf32>)
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%e : memref<64x64xf32>) outs(%v : memref<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%e, %v : memref<64x64xf32>, memref<64xf32>) outs(%e : memref<64x64xf32>) {
+  ^bb0(%a: f32, %s: f32, %out: f32):
+    %r = arith.divf %a, %s : f32
+    linalg.yield %r : f32
+  }
+  return %e : memref<64x64xf32>
+}

@@ -1059,24 +1059,28 @@ def GPUWarpReducePass
     reductions keep the generic one.
 
     With `fuse-row-ops` (the default) the kernel also runs the ops that
-    follow the reduction in its block on the same rows and read its result:
-    further row reductions of the same iteration space (static sizes) and
-    all-parallel `linalg.generic`s over it whose single output is a fresh
-    buffer written (not read) with the row dimension innermost and whose
-    inputs keep the row dimension innermost or do not depend on it. Each
-    must read something an earlier member wrote, through exactly the map it
-    was written with (a reduction's result per row, an elementwise
-    member's element at the same position: what the same warp, or the
-    same lane, has in hand); nothing but index math, constants, fresh
-    allocations and the folded fills of joining reductions may stand
-    between the members. Per row the warp runs the members in order: a
-    reduction's total (with its initial value) stays in every lane's
-    registers for the later members, lane 0 still stores it; an elementwise
-    member has lane l write elements l, l+32, ... A softmax (row max, sum of
-    exp(x - max), exp(x - max) / sum) or a layer norm (mean, variance,
-    normalise and scale) is then one kernel reading its input from memory
-    once per member (the later reads mostly from cache) and writing only
-    its output, instead of three kernels and two vectors through memory.
+    follow the reduction in its block on the same rows and read what it
+    computed: further row reductions of the same iteration space (static
+    sizes), all-parallel `linalg.generic`s over it (single output written,
+    not read, with the row dimension innermost; inputs with the row
+    dimension innermost or absent), and all-parallel generics over the rows
+    alone (the parallel loops: a mean from a sum). Every access of the
+    group to a buffer the group writes must go through one indexing map (a
+    reduction's vector per row, an elementwise member's element where it
+    was written), so each member reads only what its own warp or lane wrote
+    before it; outputs are allocations of the function (a buffer the group
+    already uses may be written again, as bufferization reuses them); only
+    index math, constants, allocations and the constant fills of joining
+    reductions (folded into them) may stand between the members. Per row
+    the warp runs the members in order: a reduction's total (with its
+    initial value) and a per-row member's value stay in every lane's
+    registers for the later members, lane 0 still stores them; an
+    elementwise member has lane l write elements l, l+32, ... A softmax
+    (row max, exp(x - max), sum, division: as `linalg.softmax` decomposes)
+    or a layer norm (sum, mean, variance, normalise and scale) is then one
+    kernel reading its input once per member (the later reads mostly from
+    cache) and writing only its output. `linalg.reduce` over the last
+    dimension of one input is taken as its `linalg.generic`.
 
     With `emulate-on-cpu` the same body is emitted as loops: per row every
     lane's partial into a buffer, then per butterfly step every lane's

@@ -7,7 +7,8 @@
 // written out in between (its lanes read back what they wrote: four ops,
 // one kernel), layer norm (mean, variance, normalise with per-column
 // scale and shift), and a consumer that reads the row maxima transposed
-// (another row's value: it stays a kernel of its own).
+// (another row's value: it stays a kernel of its own). The forms the ONNX
+// importer gives: gpu-row-fusion-importer-emulated.mlir.
 // RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-warp-reductions}" %s
 // RUN: ops-nn-opt %s --opsnn-lower-to-cpu="emulate-warp-reductions" --mlir-print-ir-after=opsnn-gpu-warp-reduce 2>&1 >/dev/null | FileCheck %s
 // REF: e = np.exp(in0 - in0.max(axis=1, keepdims=True)); out0 = e / e.sum(axis=1, keepdims=True)
@@ -163,3 +164,4 @@ func.func @row_groups(%x0: tensor<16x200xf32>, %x1: tensor<8x96xf32>,
   } -> tensor<64x64xf32>
   return %out0, %out1, %out2, %out3 : tensor<16x200xf32>, tensor<8x96xf32>, tensor<12x256xf32>, tensor<64x64xf32>
 }
+
