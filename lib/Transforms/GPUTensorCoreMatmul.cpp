@@ -22,6 +22,7 @@
 
 #include "opsnn/Transforms/Passes.h"
 
+#include "TensorCoreContraction.h"
 #include "TensorCoreConv.h"
 #include "TensorCoreEpilogue.h"
 #include "TensorCoreMmaTypes.h"
@@ -91,6 +92,9 @@ struct TensorCoreMatmul {
   /// For a convolution: `a` is its NHWC input, read as the implicit im2col
   /// matrix through conv->inputIndexMaps; `b` and `c` are the GEMM views.
   std::optional<ImplicitGemmConv> conv = std::nullopt;
+  /// For a linalg.generic contraction: `a`, `b` and `c` are its buffers
+  /// until the views of `collapsed` replace them.
+  std::optional<CollapsibleGemm> collapsed = std::nullopt;
   /// The fill and the elementwise consumers the kernel absorbs.
   TensorCoreEpilogue epilogue = {};
 };
@@ -531,6 +535,23 @@ static FailureOr<TensorCoreMatmul> matchTensorCoreConv(linalg::LinalgOp op,
   return mm;
 }
 
+/// A linalg.generic contraction that is a GEMM on collapsed views of its
+/// buffers (see TensorCoreContraction.h).
+static FailureOr<TensorCoreMatmul>
+matchTensorCoreContraction(linalg::GenericOp op, bool allowTF32) {
+  FailureOr<CollapsibleGemm> gemm = matchCollapsibleGemm(op, allowTF32);
+  if (failed(gemm))
+    return failure();
+  TensorCoreMatmul mm{gemm->a, gemm->b, gemm->c, gemm->m,
+                      gemm->n, gemm->k, gemm->elementType};
+  mm.bTransposed = gemm->bTransposed;
+  mm.collapsed = *gemm;
+  // The consumers iterate over C's dimensions: rows the M group, columns
+  // the N group.
+  mm.epilogue = matchTensorCoreEpilogue(op, gemm->c, gemm->cGroups);
+  return mm;
+}
+
 /// Unit attribute on a linalg op: its f32 operands may run as TF32 (set by
 /// --opsnn-assign-precision="mode=tf32").
 constexpr StringLiteral kTF32Attr = "opsnn.tf32";
@@ -869,18 +890,26 @@ struct GPUTensorCoreMatmulPass
     }
     if (failed(verifyOptions()))
       return signalPassFailure();
+    // Generic contractions only when they collapse to a GEMM (matching
+    // changes nothing): an epilogue erases elementwise generics, never
+    // these.
     SmallVector<linalg::LinalgOp> gemms;
     getOperation().walk([&](linalg::LinalgOp op) {
+      bool tf32 = allowTF32 || op->hasAttr(kTF32Attr);
+      auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
       if (isa<linalg::MatmulOp, linalg::Conv2DNhwcHwcfOp,
-              linalg::Conv2DNhwcFhwcOp>(op))
+              linalg::Conv2DNhwcFhwcOp>(op) ||
+          (generic && succeeded(matchCollapsibleGemm(generic, tf32))))
         gemms.push_back(op);
     });
     for (linalg::LinalgOp op : gemms) {
       auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation());
+      auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
       bool tf32 = allowTF32 || op->hasAttr(kTF32Attr);
-      FailureOr<TensorCoreMatmul> mm = matmul
-                                           ? matchTensorCoreMatmul(matmul, tf32)
-                                           : matchTensorCoreConv(op, tf32);
+      FailureOr<TensorCoreMatmul> mm =
+          matmul    ? matchTensorCoreMatmul(matmul, tf32)
+          : generic ? matchTensorCoreContraction(generic, tf32)
+                    : matchTensorCoreConv(op, tf32);
       if (failed(mm))
         continue;
       // A ragged M needs no read of C (the rows past M are not there):
@@ -910,6 +939,9 @@ struct GPUTensorCoreMatmulPass
       if (mm->conv)
         std::tie(mm->b, mm->c) =
             buildImplicitGemmViews(b, op.getLoc(), *mm->conv);
+      if (mm->collapsed)
+        std::tie(mm->a, mm->b, mm->c) =
+            std::tuple_cat(mm->collapsed->buildViews(b, op.getLoc()));
       mm->epilogue.buildViews(b, op.getLoc());
       if (emulateOnCPU) {
         buildCPUEmulation(b, op.getLoc(), *mm, *cfg);

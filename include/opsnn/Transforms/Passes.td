@@ -831,7 +831,16 @@ def GPUTensorCoreMatmulPass
     on static, identity-layout buffers with f16 or bf16 inputs (both of one
     type) and an f32 accumulator whose shape the tiles divide (M, N
     multiples of 16/8, K of 16; a ragged M: see below) becomes one kernel; other ops are left to
-    the generic path. f32 inputs are mapped too, as TF32 (mma.sync m16n8k8
+    the generic path. So does a `linalg.generic` contraction without batch
+    dimensions whose payload is `acc + ext(a) * ext(b)` (extf/extsi or no
+    cast) and whose buffers are matrices once collapsed: the M loops
+    leading A and C, the N loops trailing B and C (or leading B: a weight
+    stored [out, in], staged N x K), the K loops trailing A, each group
+    adjacent and in one order everywhere (the importer's projection
+    x[b, s, k] * w[k, h, e] -> [b, s, h, e] is M = b*s, N = h*e); the
+    kernel reads `memref.collapse_shape` views (no copies) and its
+    epilogue takes the consumers of C over those groups. Batched
+    contractions keep the generic path. f32 inputs are mapped too, as TF32 (mma.sync m16n8k8
     .tf32 on fragments rounded to 10 bits of mantissa by cvt.rna.tf32.f32,
     as cuBLAS rounds; the CPU emulation rounds alike), with `allow-tf32` or on
     ops with the `opsnn.tf32` unit attribute (set by

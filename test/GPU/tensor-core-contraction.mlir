@@ -1,0 +1,143 @@
+// linalg.generic contractions on the tensor-core kernel, checked without a
+// GPU: the importer's projection x[b, s, k] * w[k, h, e] -> [b, s, h, e]
+// and a weight stored [out, in] become GEMMs on collapse_shape views of
+// their buffers (M = b*s, N = h*e or n, K = k): cp.async, ldmatrix,
+// mma.sync, assembled for sm_80 and sm_90 without spills. A batched
+// contraction (Q K^T per head), dimensions interleaved in an operand, or a
+// payload other than acc + a * b keep the generic path. The arithmetic
+// runs on the CPU in Integration/CPU/tensor-core-contraction-emulated.mlir.
+// REQUIRES: ptxas
+// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true" | %ptxas_check --arch sm_80 --arch sm_90 | FileCheck %s --check-prefix=PTXAS
+// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true" | FileCheck %s --check-prefix=PTX
+// RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul --canonicalize | FileCheck %s
+
+// PTXAS-NOT: FAIL
+// PTXAS-NOT: {{[1-9][0-9]* B spill}}
+// PTXAS: OK projection_kernel/projection_kernel sm_80
+// PTXAS: OK projection_kernel/projection_kernel sm_90
+// PTXAS: OK transposed_weight_kernel/transposed_weight_kernel sm_80
+// PTXAS: OK transposed_weight_kernel/transposed_weight_kernel sm_90
+// PTXAS-NOT: FAIL
+
+// PTX-LABEL: gpu.binary @projection_kernel
+// PTX-SAME: cp.async.cg.shared.global
+// PTX-SAME: ldmatrix.sync.aligned
+// PTX-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// PTX-NOT: gpu.binary @projection_kernel_
+// PTX-LABEL: gpu.binary @transposed_weight_kernel
+// PTX-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// PTX-LABEL: gpu.binary @batched_kernel
+// PTX-NOT: mma.sync
+// PTX-LABEL: gpu.binary @interleaved_kernel
+// PTX-NOT: mma.sync
+// PTX-LABEL: gpu.binary @not_multiply_add_kernel
+// PTX-NOT: mma.sync
+
+// CHECK-LABEL: func.func @projection
+// CHECK-DAG: %[[A:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : memref<4x128x256xf16> into memref<512x256xf16>
+// CHECK-DAG: %[[B:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0], [1, 2]] : memref<256x4x64xf16> into memref<256x256xf16>
+// CHECK-DAG: %[[C:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0, 1], [2, 3]] : memref<4x128x4x64xf32> into memref<512x256xf32>
+// CHECK: gpu.launch
+// CHECK: nvgpu.mma.sync
+// CHECK-NOT: linalg.generic
+// CHECK-LABEL: func.func @transposed_weight
+// CHECK: memref.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : memref<4x128x256xf16> into memref<512x256xf16>
+// CHECK: gpu.launch
+// CHECK: nvgpu.mma.sync
+// CHECK-NOT: linalg.generic
+// CHECK-LABEL: func.func @batched
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @interleaved
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @not_multiply_add
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.generic
+
+func.func @projection(%x: tensor<4x128x256xf16>, %w: tensor<256x4x64xf16>) -> tensor<4x128x4x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x128x4x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x128x4x64xf32>) -> tensor<4x128x4x64xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(b, s, h, e, k) -> (b, s, k)>, affine_map<(b, s, h, e, k) -> (k, h, e)>, affine_map<(b, s, h, e, k) -> (b, s, h, e)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<4x128x256xf16>, tensor<256x4x64xf16>) outs(%f : tensor<4x128x4x64xf32>) {
+  ^bb0(%a: f16, %b: f16, %acc: f32):
+    %a32 = arith.extf %a : f16 to f32
+    %b32 = arith.extf %b : f16 to f32
+    %m = arith.mulf %a32, %b32 : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x128x4x64xf32>
+  return %p : tensor<4x128x4x64xf32>
+}
+
+func.func @transposed_weight(%x: tensor<4x128x256xf16>, %w: tensor<256x256xf16>) -> tensor<4x128x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x128x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x128x256xf32>) -> tensor<4x128x256xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(b, s, n, k) -> (b, s, k)>, affine_map<(b, s, n, k) -> (n, k)>, affine_map<(b, s, n, k) -> (b, s, n)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<4x128x256xf16>, tensor<256x256xf16>) outs(%f : tensor<4x128x256xf32>) {
+  ^bb0(%a: f16, %b: f16, %acc: f32):
+    %a32 = arith.extf %a : f16 to f32
+    %b32 = arith.extf %b : f16 to f32
+    %m = arith.mulf %a32, %b32 : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x128x256xf32>
+  return %p : tensor<4x128x256xf32>
+}
+
+func.func @batched(%q: tensor<4x128x64xf16>, %k: tensor<4x64x128xf16>) -> tensor<4x128x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x128x128xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x128x128xf32>) -> tensor<4x128x128xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(b, i, j, k) -> (b, i, k)>, affine_map<(b, i, j, k) -> (b, k, j)>, affine_map<(b, i, j, k) -> (b, i, j)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<4x128x64xf16>, tensor<4x64x128xf16>) outs(%f : tensor<4x128x128xf32>) {
+  ^bb0(%a: f16, %b: f16, %acc: f32):
+    %a32 = arith.extf %a : f16 to f32
+    %b32 = arith.extf %b : f16 to f32
+    %m = arith.mulf %a32, %b32 : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x128x128xf32>
+  return %p : tensor<4x128x128xf32>
+}
+
+// M dimensions b and s with K between them in A: not a matrix.
+func.func @interleaved(%x: tensor<4x256x128xf16>, %w: tensor<256x256xf16>) -> tensor<4x128x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x128x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x128x256xf32>) -> tensor<4x128x256xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(b, s, n, k) -> (b, k, s)>, affine_map<(b, s, n, k) -> (k, n)>, affine_map<(b, s, n, k) -> (b, s, n)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<4x256x128xf16>, tensor<256x256xf16>) outs(%f : tensor<4x128x256xf32>) {
+  ^bb0(%a: f16, %b: f16, %acc: f32):
+    %a32 = arith.extf %a : f16 to f32
+    %b32 = arith.extf %b : f16 to f32
+    %m = arith.mulf %a32, %b32 : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x128x256xf32>
+  return %p : tensor<4x128x256xf32>
+}
+
+// acc - a * b.
+func.func @not_multiply_add(%x: tensor<4x128x256xf16>, %w: tensor<256x256xf16>) -> tensor<4x128x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x128x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x128x256xf32>) -> tensor<4x128x256xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(b, s, n, k) -> (b, s, k)>, affine_map<(b, s, n, k) -> (k, n)>, affine_map<(b, s, n, k) -> (b, s, n)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<4x128x256xf16>, tensor<256x256xf16>) outs(%f : tensor<4x128x256xf32>) {
+  ^bb0(%a: f16, %b: f16, %acc: f32):
+    %a32 = arith.extf %a : f16 to f32
+    %b32 = arith.extf %b : f16 to f32
+    %m = arith.mulf %a32, %b32 : f32
+    %s = arith.subf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x128x256xf32>
+  return %p : tensor<4x128x256xf32>
+}
