@@ -95,6 +95,10 @@ struct TensorCoreMatmul {
   /// For a linalg.generic contraction: `a`, `b` and `c` are its buffers
   /// until the views of `collapsed` replace them.
   std::optional<CollapsibleGemm> collapsed = std::nullopt;
+  /// Independent GEMMs of m x n x k (a batched contraction): `a`, `b` and
+  /// `c` have a leading batch dimension, and each block (CPU: each
+  /// iteration of an outer loop) works on the 2-D slices of one.
+  int64_t batch = 1;
   /// The fill and the elementwise consumers the kernel absorbs.
   TensorCoreEpilogue epilogue = {};
 };
@@ -112,6 +116,33 @@ public:
   }
 
   int64_t numThreads() const { return cfg.numWarps() * kThreadsPerWarp; }
+
+  std::array<Value, 3> getOperands() const { return {mm.a, mm.b, mm.c}; }
+  void setOperands(std::array<Value, 3> operands) {
+    std::tie(mm.a, mm.b, mm.c) = std::tuple_cat(operands);
+  }
+
+  /// A batched GEMM: from here on A, B and C are the 2-D slices of batch
+  /// `index` (rank-reducing subviews, strided by the slice; no copies).
+  void bindBatch(Value index) {
+    auto slice = [&](Value batched) -> Value {
+      auto type = cast<MemRefType>(batched.getType());
+      int64_t rows = type.getDimSize(1), cols = type.getDimSize(2);
+      SmallVector<OpFoldResult> offsets = {index, b.getIndexAttr(0),
+                                           b.getIndexAttr(0)};
+      SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1),
+                                         b.getIndexAttr(rows),
+                                         b.getIndexAttr(cols)};
+      SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+      auto sliceType = cast<MemRefType>(memref::SubViewOp::inferRankReducedResultType(
+          {rows, cols}, type, offsets, sizes, strides));
+      return memref::SubViewOp::create(b, loc, sliceType, batched, offsets,
+                                       sizes, strides);
+    };
+    mm.a = slice(mm.a);
+    mm.b = slice(mm.b);
+    mm.c = slice(mm.c);
+  }
   /// M is not a multiple of BM: the last block row reaches past M. Its A
   /// copies read row M-1 instead (those rows of the accumulators only feed
   /// rows >= M) and its rows >= M are not stored.
@@ -468,7 +499,8 @@ private:
 
   OpBuilder &b;
   Location loc;
-  const TensorCoreMatmul &mm;
+  /// A copy: a batched GEMM's operands are rebound to one batch's slices.
+  TensorCoreMatmul mm;
   const MatmulTileConfig &cfg;
   SmallVector<AffineMap, 4> aIndexMaps;
   SmallVector<Value> copyTokens;
@@ -546,9 +578,20 @@ matchTensorCoreContraction(linalg::GenericOp op, bool allowTF32) {
                       gemm->n, gemm->k, gemm->elementType};
   mm.bTransposed = gemm->bTransposed;
   mm.collapsed = *gemm;
+  mm.batch = gemm->batch;
   // The consumers iterate over C's dimensions: rows the M group, columns
-  // the N group.
-  mm.epilogue = matchTensorCoreEpilogue(op, gemm->c, gemm->cGroups);
+  // the N group. A batched GEMM folds C's fill only: its stores go to
+  // slices of C, which the epilogue rewrite does not follow.
+  if (mm.batch == 1) {
+    mm.epilogue = matchTensorCoreEpilogue(op, gemm->c, gemm->cGroups);
+    return mm;
+  }
+  ReassociationIndices rows = gemm->cGroups[0];
+  llvm::append_range(rows, gemm->cGroups[1]);
+  TensorCoreEpilogue epilogue =
+      matchTensorCoreEpilogue(op, gemm->c, {rows, gemm->cGroups[2]});
+  if (!epilogue.hasStages())
+    mm.epilogue = epilogue;
   return mm;
 }
 
@@ -558,6 +601,8 @@ constexpr StringLiteral kTF32Attr = "opsnn.tf32";
 
 /// gridDim.y's hardware limit (x allows 2^31 - 1); the M blocks go on y.
 constexpr int64_t kMaxGridY = 65535;
+/// gridDim.z's: a batched GEMM's batches go on z.
+constexpr int64_t kMaxGridZ = 65535;
 
 /// The kernel as a gpu.launch (shared tiles as workgroup attributions).
 ///
@@ -625,11 +670,13 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
     dynamicSharedBytes = arith::ConstantIntOp::create(
         b, loc, b.getI32Type(), bytesA + bytesB);
   auto launch = gpu::LaunchOp::create(
-      b, loc, kb.cst(mm.n / cfg.blockN), kb.cst(kb.blockRows()), one,
-      kb.cst(kb.numThreads()), one, one, dynamicSharedBytes,
+      b, loc, kb.cst(mm.n / cfg.blockN), kb.cst(kb.blockRows()),
+      kb.cst(mm.batch), kb.cst(kb.numThreads()), one, one, dynamicSharedBytes,
       /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, attributions);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&launch.getBody().front());
+  if (mm.batch > 1)
+    kb.bindBatch(launch.getBlockIds().z);
   Value sA, sB, fragA, fragB;
   if (!dynamicShared && !bf16AsF16) {
     sA = fragA = launch.getWorkgroupAttributions()[0];
@@ -834,8 +881,22 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
         });
     scf::YieldOp::create(b, loc);
   };
-  scf::ForOp::create(b, loc, c0, kb.cst(kb.blockRows()), c1, ValueRange{},
-                     blockLoops);
+  if (mm.batch == 1) {
+    scf::ForOp::create(b, loc, c0, kb.cst(kb.blockRows()), c1, ValueRange{},
+                       blockLoops);
+  } else {
+    scf::ForOp::create(
+        b, loc, c0, kb.cst(mm.batch), c1, ValueRange{},
+        [&](OpBuilder &, Location, Value batch, ValueRange) {
+          // Each batch's slices, for the blocks of its GEMM.
+          std::array<Value, 3> batched = kb.getOperands();
+          kb.bindBatch(batch);
+          scf::ForOp::create(b, loc, c0, kb.cst(kb.blockRows()), c1,
+                             ValueRange{}, blockLoops);
+          kb.setOperands(batched);
+          scf::YieldOp::create(b, loc);
+        });
+  }
   memref::DeallocOp::create(b, loc, sA);
   memref::DeallocOp::create(b, loc, sB);
 }
@@ -922,6 +983,11 @@ struct GPUTensorCoreMatmulPass
       if (!cfg) {
         LLVM_DEBUG(llvm::dbgs() << "no tiles divide " << mm->m << "x" << mm->n
                                 << "x" << mm->k << ": generic path\n");
+        continue;
+      }
+      if (mm->batch > kMaxGridZ) {
+        LLVM_DEBUG(llvm::dbgs() << mm->batch
+                                << " batches exceed gridDim.z: generic path\n");
         continue;
       }
       if (llvm::divideCeil(mm->m, cfg->blockM) > kMaxGridY) {

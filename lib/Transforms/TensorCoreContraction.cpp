@@ -95,8 +95,6 @@ mlir::opsnn::matchCollapsibleGemm(linalg::GenericOp op, bool allowTF32) {
       linalg::inferContractionDims(cast<linalg::LinalgOp>(op.getOperation()));
   if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.empty())
     return failure();
-  if (!dims->batch.empty())
-    return reject("batch dimensions (batched GEMMs are not collapsed)");
   if (!isMultiplyAccumulate(op))
     return reject("payload is not acc + a * b");
 
@@ -119,7 +117,18 @@ mlir::opsnn::matchCollapsibleGemm(linalg::GenericOp op, bool allowTF32) {
   AffineMap aMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
   AffineMap bMap = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
   AffineMap cMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  // Each group adjacent in each operand that has it, in one order.
+  // The batch loops first in every operand, in one order; then each group
+  // adjacent in each operand that has it, in one order.
+  int64_t numBatch = dims->batch.size();
+  if (numBatch) {
+    int64_t first = 0;
+    SmallVector<unsigned> order = adjacentPositions(cMap, dims->batch, first);
+    for (AffineMap map : {aMap, bMap, cMap})
+      if (order.empty() || adjacentPositions(map, dims->batch, first) != order ||
+          first != 0)
+        return reject("batch dimensions do not lead every operand in one "
+                      "order");
+  }
   int64_t aM, aK, bK, bN, cM, cN;
   SmallVector<unsigned> mInA = adjacentPositions(aMap, dims->m, aM);
   SmallVector<unsigned> kInA = adjacentPositions(aMap, dims->k, aK);
@@ -130,13 +139,15 @@ mlir::opsnn::matchCollapsibleGemm(linalg::GenericOp op, bool allowTF32) {
   if (mInA.empty() || kInA.empty() || kInB.empty() || nInB.empty() ||
       mInC.empty() || nInC.empty())
     return reject("M, N or K dimensions not adjacent in an operand");
-  if (aM != 0 || cM != 0 || aK != int64_t(mInA.size()) ||
-      cN != int64_t(mInC.size()))
+  if (aM != numBatch || cM != numBatch ||
+      aK != numBatch + int64_t(mInA.size()) ||
+      cN != numBatch + int64_t(mInC.size()))
     return reject("A is not M x K or C not M x N");
   if (mInA != mInC || nInB != nInC || kInA != kInB)
     return reject("dimensions in different orders in different operands");
-  gemm.bTransposed = bN == 0;
-  if (!gemm.bTransposed && (bK != 0 || bN != int64_t(kInB.size())))
+  gemm.bTransposed = bN == numBatch;
+  if (!gemm.bTransposed &&
+      (bK != numBatch || bN != numBatch + int64_t(kInB.size())))
     return reject("B is neither K x N nor N x K");
 
   auto group = [](int64_t first, size_t size) {
@@ -146,14 +157,20 @@ mlir::opsnn::matchCollapsibleGemm(linalg::GenericOp op, bool allowTF32) {
     return indices;
   };
   int64_t numM = mInA.size(), numN = nInB.size(), numK = kInA.size();
-  gemm.aGroups = {group(0, numM), group(numM, numK)};
-  gemm.cGroups = {group(0, numM), group(numM, numN)};
+  int64_t o = numBatch; // the matrix groups follow the batch group
+  gemm.aGroups = {group(o, numM), group(o + numM, numK)};
+  gemm.cGroups = {group(o, numM), group(o + numM, numN)};
   gemm.bGroups = gemm.bTransposed
-                     ? SmallVector<ReassociationIndices>{group(0, numN),
-                                                         group(numN, numK)}
-                     : SmallVector<ReassociationIndices>{group(0, numK),
-                                                         group(numK, numN)};
+                     ? SmallVector<ReassociationIndices>{group(o, numN),
+                                                         group(o + numN, numK)}
+                     : SmallVector<ReassociationIndices>{group(o, numK),
+                                                         group(o + numK, numN)};
+  if (numBatch)
+    for (auto *groups : {&gemm.aGroups, &gemm.bGroups, &gemm.cGroups})
+      groups->insert(groups->begin(), group(0, numBatch));
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (unsigned d : dims->batch)
+    gemm.batch *= ranges[d];
   gemm.m = gemm.n = gemm.k = 1;
   for (unsigned d : dims->m)
     gemm.m *= ranges[d];

@@ -22,30 +22,31 @@
 
 namespace mlir::opsnn {
 
-/// A contraction without batch dimensions that is a GEMM on collapsed views
-/// of its static identity-layout buffers.
+/// A contraction that is a GEMM, or a batch of independent GEMMs, on
+/// collapsed views of its static identity-layout buffers.
 struct CollapsibleGemm {
   Value a, b, c;
   /// The groups collapsing A to M x K, B to K x N (N x K when
-  /// `bTransposed`) and C to M x N.
+  /// `bTransposed`) and C to M x N, each after a batch group when `batch`
+  /// is above 1 (the batch loops leading every operand).
   SmallVector<ReassociationIndices> aGroups, bGroups, cGroups;
-  int64_t m = 0, n = 0, k = 0;
+  int64_t m = 0, n = 0, k = 0, batch = 1;
   /// The element type of A and B.
   Type elementType;
   /// B's N dimensions come before its K dimensions (a weight stored as
   /// [out, in]).
   bool bTransposed = false;
 
-  /// The collapse_shape views of A, B and C.
+  /// The collapse_shape views of A, B and C (3-D when batched).
   std::array<Value, 3> buildViews(OpBuilder &builder, Location loc) const;
 };
 
 /// `op` as a GEMM: two inputs of one element type (f16, bf16, i8, or f32
 /// with `allowTF32`) and an accumulator of its type (f32, or i32 for i8),
 /// a payload acc + ext(a) * ext(b) (arith.extf/extsi or no cast, in either
-/// operand order), maps in which the M, N and K loops each index adjacent
-/// dimensions (M leading A and C, N trailing C, K trailing A), in the same
-/// order everywhere. Failure (the reason under
+/// operand order), maps in which the batch, M, N and K loops each index
+/// adjacent dimensions (batch leading every operand, then M leading A and
+/// C, N trailing C, K trailing A), in the same order everywhere. Failure (the reason under
 /// -debug-only=opsnn-gpu-tensor-core-matmul) otherwise.
 FailureOr<CollapsibleGemm> matchCollapsibleGemm(linalg::GenericOp op,
                                                 bool allowTF32);

@@ -3,8 +3,11 @@
 // and a weight stored [out, in] become GEMMs on collapse_shape views of
 // their buffers (M = b*s, N = h*e or n, K = k): cp.async, ldmatrix,
 // mma.sync, assembled for sm_80 and sm_90 without spills. A batched
-// contraction (Q K^T per head), dimensions interleaved in an operand, or a
-// payload other than acc + a * b keep the generic path. The arithmetic
+// contraction (Q K^T per head) is a batch of GEMMs on 3-D views, one per
+// gridDim.z, each block on rank-reduced slices of its batch; its C fill
+// folds. Batch dimensions that do not lead every operand, dimensions
+// interleaved in an operand, or a payload other than acc + a * b keep the
+// generic path. The arithmetic
 // runs on the CPU in Integration/CPU/tensor-core-contraction-emulated.mlir.
 // REQUIRES: ptxas
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true" | %ptxas_check --arch sm_80 --arch sm_90 | FileCheck %s --check-prefix=PTXAS
@@ -17,6 +20,8 @@
 // PTXAS: OK projection_kernel/projection_kernel sm_90
 // PTXAS: OK transposed_weight_kernel/transposed_weight_kernel sm_80
 // PTXAS: OK transposed_weight_kernel/transposed_weight_kernel sm_90
+// PTXAS: OK batched_kernel/batched_kernel sm_80
+// PTXAS: OK batched_kernel/batched_kernel sm_90
 // PTXAS-NOT: FAIL
 
 // PTX-LABEL: gpu.binary @projection_kernel
@@ -27,6 +32,10 @@
 // PTX-LABEL: gpu.binary @transposed_weight_kernel
 // PTX-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // PTX-LABEL: gpu.binary @batched_kernel
+// PTX-SAME: %ctaid.z
+// PTX-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// PTX-NOT: gpu.binary @batched_kernel_
+// PTX-LABEL: gpu.binary @batch_not_leading_kernel
 // PTX-NOT: mma.sync
 // PTX-LABEL: gpu.binary @interleaved_kernel
 // PTX-NOT: mma.sync
@@ -46,6 +55,14 @@
 // CHECK: nvgpu.mma.sync
 // CHECK-NOT: linalg.generic
 // CHECK-LABEL: func.func @batched
+// CHECK-NOT: linalg.fill
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %[[BZ:.*]]) in (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %c4)
+// CHECK: memref.subview %arg0[%[[BZ]], 0, 0] [1, 128, 64] [1, 1, 1] : memref<4x128x64xf16> to memref<128x64xf16, strided<[64, 1], offset: ?>>
+// CHECK: memref.subview %arg1[%[[BZ]], 0, 0] [1, 64, 128] [1, 1, 1]
+// CHECK: memref.subview %{{.*}}[%[[BZ]], 0, 0] [1, 128, 128] [1, 1, 1] : memref<4x128x128xf32>
+// CHECK: nvgpu.mma.sync
+// CHECK-NOT: linalg.generic
+// CHECK-LABEL: func.func @batch_not_leading
 // CHECK-NOT: gpu.launch
 // CHECK: linalg.generic
 // CHECK-LABEL: func.func @interleaved
@@ -96,6 +113,24 @@ func.func @batched(%q: tensor<4x128x64xf16>, %k: tensor<4x64x128xf16>) -> tensor
   %p = linalg.generic {indexing_maps = [affine_map<(b, i, j, k) -> (b, i, k)>, affine_map<(b, i, j, k) -> (b, k, j)>, affine_map<(b, i, j, k) -> (b, i, j)>],
                        iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
       ins(%q, %k : tensor<4x128x64xf16>, tensor<4x64x128xf16>) outs(%f : tensor<4x128x128xf32>) {
+  ^bb0(%a: f16, %b: f16, %acc: f32):
+    %a32 = arith.extf %a : f16 to f32
+    %b32 = arith.extf %b : f16 to f32
+    %m = arith.mulf %a32, %b32 : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x128x128xf32>
+  return %p : tensor<4x128x128xf32>
+}
+
+// The batch dimension second in A: not a batch of matrices.
+func.func @batch_not_leading(%q: tensor<128x4x64xf16>, %k: tensor<4x64x128xf16>) -> tensor<4x128x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x128x128xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x128x128xf32>) -> tensor<4x128x128xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(b, i, j, k) -> (i, b, k)>, affine_map<(b, i, j, k) -> (b, k, j)>, affine_map<(b, i, j, k) -> (b, i, j)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<128x4x64xf16>, tensor<4x64x128xf16>) outs(%f : tensor<4x128x128xf32>) {
   ^bb0(%a: f16, %b: f16, %acc: f32):
     %a32 = arith.extf %a : f16 to f32
     %b32 = arith.extf %b : f16 to f32

@@ -839,8 +839,10 @@ def GPUTensorCoreMatmulPass
     adjacent and in one order everywhere (the importer's projection
     x[b, s, k] * w[k, h, e] -> [b, s, h, e] is M = b*s, N = h*e); the
     kernel reads `memref.collapse_shape` views (no copies) and its
-    epilogue takes the consumers of C over those groups. Batched
-    contractions keep the generic path. f32 inputs are mapped too, as TF32 (mma.sync m16n8k8
+    epilogue takes the consumers of C over those groups. Batch loops
+    leading every operand in one order make a batch of GEMMs (attention's
+    Q K^T and P V): gridDim.z runs over the batches, each block on
+    rank-reduced subviews of its batch; only C's fill folds into them. f32 inputs are mapped too, as TF32 (mma.sync m16n8k8
     .tf32 on fragments rounded to 10 bits of mantissa by cvt.rna.tf32.f32,
     as cuBLAS rounds; the CPU emulation rounds alike), with `allow-tf32` or on
     ops with the `opsnn.tf32` unit attribute (set by

@@ -3,20 +3,26 @@
 // NumPy: the importer's attention projection x[b, s, k] * w[k, h, e] ->
 // [b, s, h, e] (M = b*s = 128, N = h*e = 128, K = 64) with a per-(h, e)
 // bias fused into the epilogue, a weight stored [out, in] (B transposed:
-// N x K), and an i8 x i8 -> i32 contraction with M split over two
-// dimensions. No generic is left: each is one kernel (the bias too).
+// N x K), an i8 x i8 -> i32 contraction with M split over two
+// dimensions, and attention's batched GEMMs over (batch, head): scores
+// Q K^T (K stored [j, k]: B transposed) and P V, each a batch of six GEMMs
+// on rank-reduced slices with C's fill folded. No generic is left: each is
+// one kernel (the bias too).
 // RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-tensor-core-matmul=a100}" %s
 // RUN: ops-nn-opt %s --opsnn-lower-to-cpu="emulate-tensor-core-matmul=a100" --mlir-print-ir-after=opsnn-gpu-tensor-core-matmul -o /dev/null 2>&1 | FileCheck %s
 // VALUES: int [-100, 100]
 // REF: out0 = np.einsum('bsk,khe->bshe', in0, in1) + in2
 // REF: out1 = np.einsum('bsk,nk->bsn', in0, in3)
 // REF: out2 = np.einsum('bsk,kn->bsn', in4.astype(np.int64), in5.astype(np.int64))
+// REF: out3 = np.einsum('bhik,bhjk->bhij', in6, in7)
+// REF: out4 = np.einsum('bhik,bhkj->bhij', in8, in9)
 // TOL: 1e-5
 
 // CHECK-LABEL: IR Dump After GPUTensorCoreMatmulPass
 // CHECK-DAG: memref.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : memref<2x64x64xf16> into memref<128x64xf16>
 // CHECK-DAG: memref.collapse_shape %{{.*}} {{\[\[}}0], [1, 2]] : memref<64x2x64xf16> into memref<64x128xf16>
 // CHECK-DAG: memref.collapse_shape %{{.*}} {{\[\[}}0, 1], [2, 3]] : memref<2x64x2x64xf32> into memref<128x128xf32>
+// CHECK-DAG: memref.subview %{{.*}}[%{{.*}}, 0, 0] [1, 64, 32] [1, 1, 1] : memref<6x64x32xf16> to memref<64x32xf16, strided<[32, 1], offset: ?>>
 // CHECK-NOT: linalg.generic
 // CHECK-NOT: linalg.fill
 // CHECK: return
@@ -31,8 +37,11 @@
 #w2 = affine_map<(b, s, n, k) -> (k, n)>
 #o3 = affine_map<(b, s, n, k) -> (b, s, n)>
 func.func @contractions(%x: tensor<2x64x64xf16>, %w: tensor<64x2x64xf16>, %bias: tensor<2x64xf32>,
-                        %wt: tensor<64x64xf16>, %xi: tensor<2x32x64xi8>, %wi: tensor<64x64xi8>)
-    -> (tensor<2x64x2x64xf32>, tensor<2x64x64xf32>, tensor<2x32x64xi32>) {
+                        %wt: tensor<64x64xf16>, %xi: tensor<2x32x64xi8>, %wi: tensor<64x64xi8>,
+                        %qh: tensor<2x3x64x32xf16>, %kh: tensor<2x3x64x32xf16>,
+                        %ph: tensor<2x3x64x64xf16>, %vh: tensor<2x3x64x32xf16>)
+    -> (tensor<2x64x2x64xf32>, tensor<2x64x64xf32>, tensor<2x32x64xi32>,
+        tensor<2x3x64x64xf32>, tensor<2x3x64x32xf32>) {
   %zero = arith.constant 0.0 : f32
   %e0 = tensor.empty() : tensor<2x64x2x64xf32>
   %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x64x2x64xf32>) -> tensor<2x64x2x64xf32>
@@ -77,5 +86,31 @@ func.func @contractions(%x: tensor<2x64x64xf16>, %w: tensor<64x2x64xf16>, %bias:
     %s = arith.addi %acc, %m : i32
     linalg.yield %s : i32
   } -> tensor<2x32x64xi32>
-  return %pb, %q, %r : tensor<2x64x2x64xf32>, tensor<2x64x64xf32>, tensor<2x32x64xi32>
+
+  %e4 = tensor.empty() : tensor<2x3x64x64xf32>
+  %f4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<2x3x64x64xf32>) -> tensor<2x3x64x64xf32>
+  %scores = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, k) -> (b, h, i, k)>, affine_map<(b, h, i, j, k) -> (b, h, j, k)>, affine_map<(b, h, i, j, k) -> (b, h, i, j)>],
+                            iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%qh, %kh : tensor<2x3x64x32xf16>, tensor<2x3x64x32xf16>) outs(%f4 : tensor<2x3x64x64xf32>) {
+  ^bb0(%a: f16, %b: f16, %acc: f32):
+    %a32 = arith.extf %a : f16 to f32
+    %b32 = arith.extf %b : f16 to f32
+    %m = arith.mulf %a32, %b32 : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x3x64x64xf32>
+  %e5 = tensor.empty() : tensor<2x3x64x32xf32>
+  %f5 = linalg.fill ins(%zero : f32) outs(%e5 : tensor<2x3x64x32xf32>) -> tensor<2x3x64x32xf32>
+  %ctx = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, k) -> (b, h, i, k)>, affine_map<(b, h, i, j, k) -> (b, h, k, j)>, affine_map<(b, h, i, j, k) -> (b, h, i, j)>],
+                         iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%ph, %vh : tensor<2x3x64x64xf16>, tensor<2x3x64x32xf16>) outs(%f5 : tensor<2x3x64x32xf32>) {
+  ^bb0(%a: f16, %b: f16, %acc: f32):
+    %a32 = arith.extf %a : f16 to f32
+    %b32 = arith.extf %b : f16 to f32
+    %m = arith.mulf %a32, %b32 : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x3x64x32xf32>
+  return %pb, %q, %r, %scores, %ctx : tensor<2x64x2x64xf32>, tensor<2x64x64xf32>, tensor<2x32x64xi32>,
+                                      tensor<2x3x64x64xf32>, tensor<2x3x64x32xf32>
 }
