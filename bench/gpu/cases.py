@@ -11,7 +11,10 @@ Cases (batch 8; f16 operands accumulate in f32 and give f32 results):
   expansion 64->256 and the stage-3 strided 1x1 downsample 256->512; the
   56x56x64 3x3 also NCHW f32 (the "NHWC FP16 >= 2x NCHW FP32" comparison).
   BERT-base layer GEMMs at sequence 128 x batch 8 (M = 1024): QKV
-  768->2304, attention output 768->768, FFN 768->3072 and 3072->768.
+  768->2304, attention output 768->768, FFN 768->3072 and 3072->768; the
+  attention's batched GEMMs over 8 x 12 heads as the importer gives them
+  (linalg.generic over batch, head, i, j, k): scores Q K^T (128x64 @
+  64x128, K as stored: B transposed) and context P V (128x128 @ 128x64).
   Fused: FFN-1 GEMM + bias + GELU (tanh form), the 28x28x128 conv + bias
   + ReLU, a memory-bound elementwise chain (three linalg.generic ops) for
   the bandwidth fraction, and a memory-bound row reduction: the softmax
@@ -245,6 +248,20 @@ def rowreduce_case(name, group, rows, cols):
                 ((rows,), np.float32), tolerance=1e-5)
 
 
+def bgemm_case(name, group, batch, heads, m, k, n, b_layout="kn", elem="f16"):
+    """Attention's batched GEMM as the importer gives it: a linalg.generic
+    over (batch, head, i, j, k); B stored [.., k, n] ("kn": P V) or
+    [.., n, k] ("nk": Q K^T with K as stored)."""
+    dt = NP_DTYPE[elem]
+    bs = (batch, heads, k, n) if b_layout == "kn" else (batch, heads, n, k)
+    inputs = [((batch, heads, m, k), dt), (bs, dt)]
+    what = "Q K^T" if b_layout == "nk" else "P V"
+    return Case(name, group, "bgemm",
+                f"{batch}x{heads} x ({m}x{k} @ {k}x{n}) {elem}->f32, {what}", elem,
+                {"b_layout": b_layout}, 2 * batch * heads * m * n * k, inputs,
+                ((batch, heads, m, n), np.float32))
+
+
 def rownorm_case(name, group, op, rows, cols):
     # A whole softmax or layer norm per row: x read and y written once at
     # the minimum (the fused kernel reads x again for each member, from the
@@ -277,6 +294,8 @@ def all_cases():
         gemm_case("bert_attn_out", "bert", M, 768, 768),
         gemm_case("bert_ffn1", "bert", M, 768, 3072),
         gemm_case("bert_ffn2", "bert", M, 3072, 768),
+        bgemm_case("bert_attn_scores", "bert", N, 12, 128, 64, 128, b_layout="nk"),
+        bgemm_case("bert_attn_context", "bert", N, 12, 128, 128, 64, b_layout="kn"),
         gemm_case("bert_ffn1_bias_gelu", "fused", M, 768, 3072, epilogue="bias_gelu"),
         conv_case("r50_s3_3x3_bias_relu", "fused", N, 28, 28, 128, 128, 3, 1,
                   epilogue="bias_relu"),
@@ -397,6 +416,7 @@ def mlir_of(case):
     acc = _elem(case.output_spec[1])
     out_ty = _t(case.output_spec[0], acc)
     names = {"conv": ["%x", "%w", "%bias"], "gemm": ["%a", "%b", "%bias"],
+             "bgemm": ["%a", "%b"],
              "eltwise": ["%x", "%r"], "rowreduce": ["%x", "%m"],
              "rownorm": ["%x", "%gamma", "%beta"]}[case.kind]
     rank = len(case.output_spec[0])
@@ -451,6 +471,23 @@ def mlir_of(case):
              f"  %empty = tensor.empty() : {out_ty}\n"
              f"  %acc = linalg.fill ins(%zero : {acc}) outs(%empty : {out_ty}) -> {out_ty}\n")
     tf32 = "opsnn.tf32, " if case.dtype == "tf32" else ""
+    if case.kind == "bgemm":
+        bmap = "(b, h, k, j)" if case.params["b_layout"] == "kn" else "(b, h, j, k)"
+        et = _elem(case.input_specs[0][1])
+        text += (f"  %y = linalg.generic {{indexing_maps = ["
+                 f"affine_map<(b, h, i, j, k) -> (b, h, i, k)>, "
+                 f"affine_map<(b, h, i, j, k) -> {bmap}>, "
+                 f"affine_map<(b, h, i, j, k) -> (b, h, i, j)>], iterator_types = "
+                 f"[\"parallel\", \"parallel\", \"parallel\", \"parallel\", \"reduction\"]}}\n"
+                 f"      ins(%a, %b : {tys[0]}, {tys[1]}) outs(%acc : {out_ty}) {{\n"
+                 f"  ^bb0(%x: {et}, %w: {et}, %o: f32):\n"
+                 f"    %x32 = arith.extf %x : {et} to f32\n"
+                 f"    %w32 = arith.extf %w : {et} to f32\n"
+                 f"    %p = arith.mulf %x32, %w32 : f32\n"
+                 f"    %s = arith.addf %o, %p : f32\n"
+                 f"    linalg.yield %s : f32\n"
+                 f"  }} -> {out_ty}\n")
+        return text + f"  return %y : {out_ty}\n}}\n"
     if case.kind == "conv":
         op = f"conv_2d_{case.params['layout']}_{case.params['filter']}"
         s = case.params["stride"]
@@ -509,6 +546,9 @@ def reference(case, inputs):
             y = y.transpose(0, 3, 1, 2)
     elif case.kind == "gemm":
         y = a[0] @ a[1]
+    elif case.kind == "bgemm":
+        b = a[1] if case.params["b_layout"] == "kn" else a[1].swapaxes(2, 3)
+        return a[0] @ b
     elif case.kind == "rowreduce":
         return np.exp(a[0] - a[1][:, None]).sum(axis=1)
     elif case.kind == "rownorm" and case.params["op"] == "softmax":
@@ -738,6 +778,12 @@ def torch_worker(spec_path):
                     def to_ref(y):
                         y = y.float()
                         return (y.permute(0, 2, 3, 1) if p["layout"] == "nhwc" else y)
+                elif kind == "bgemm":
+                    bt = p["b_layout"] == "nk"
+
+                    def fn(a=ins[0], bm=ins[1], bt=bt):
+                        return a @ (bm.transpose(2, 3) if bt else bm)
+                    to_ref = lambda y: y.float()
                 elif kind == "gemm":
                     a, bm = ins[0], ins[1]
                     bias = ins[2].to(a.dtype) if len(ins) > 2 else None
