@@ -34,6 +34,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/Debug.h"
 
@@ -342,6 +343,15 @@ bool tryAppend(RowGroup &group, linalg::GenericOp op, int64_t minSize,
       return false;
   }
   RowMember member = makeMember(op, kind, group.numLoops());
+  // A view of a buffer the group writes would read it around the maps (and
+  // another lane's store without a barrier).
+  for (OpOperand &operand : op->getOpOperands()) {
+    Value root = operand.get();
+    while (auto view = root.getDefiningOp<ViewLikeOpInterface>())
+      root = view.getViewSource();
+    if (root != operand.get() && group.written.count(root))
+      return false;
+  }
   bool readsGroup = false;
   for (OpOperand *input : op.getDpsInputOperands()) {
     auto it = group.written.find(input->get());
