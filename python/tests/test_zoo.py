@@ -11,3 +11,30 @@ def test_zoo_model_matches_onnxruntime(name, tmp_path):
     path = zoo.build(name, tmp_path)
     errors = zoo.check(path)
     assert errors and max(errors) <= 1e-4, errors
+
+
+# The GPU pipeline's kernels as algorithms, on the CPU: TF32 tensor-core
+# GEMMs (A100 tiles, operands rounded to TF32), warp-per-row reductions and
+# row groups (softmax, layer norm: one kernel each on a GPU). The
+# transformers exercise all three end to end; TF32 keeps 10 mantissa bits,
+# so ~3e-4 from onnxruntime's FP32 (1e-3 allowed), where the plain CPU
+# pipeline is ~2e-7 off.
+EMULATED_GPU = ("opsnn-lower-to-cpu{emulate-warp-reductions "
+                "emulate-tensor-core-matmul=a100 emulate-tensor-core-tf32}")
+
+
+@pytest.mark.parametrize("name", ["bert_tiny", "vit_tiny"])
+def test_transformer_through_emulated_gpu_kernels(name, tmp_path):
+    import onnx
+    from opsnn import api
+    from opsnn.cli import onnxruntime_outputs, rel_l2
+    path = zoo.build(name, tmp_path)
+    inputs = zoo.random_inputs(onnx.load(str(path)))
+    mlir, meta = api._load_source(str(path))
+    src = tmp_path / "model.mlir"
+    src.write_text(mlir)
+    ours = api._run_with_tool(str(src), inputs, meta, pipeline=EMULATED_GPU)
+    ref = onnxruntime_outputs(path, inputs)
+    errors = [rel_l2(a, b) for a, b in zip(ours, ref)]
+    assert errors and max(errors) <= 1e-3, errors
+    assert max(errors) > 1e-6, "TF32 rounding did not show: not the emulated kernels?"
