@@ -8,14 +8,19 @@
 #     GPU/CPU ratios;
 #  3. runs the tensor-core GEMM (2048x2048x1024 f16 -> f32) with and
 #     without tensor-cores=true, checked against NumPy, with times;
-#  4. runs the benchmark cases (bench/gpu/cases.py: ResNet-50 stage convs,
+#  4. runs the zoo's tiny transformers as imported from ONNX
+#     (bench/gpu/zoo_transformers.py: bert_tiny, vit_tiny), generic vs
+#     tensor-core (TF32) pipeline, checked against onnxruntime, with kernel
+#     and call times (without a GPU: the tensor-core variant's algorithms
+#     emulated on the CPU for the check);
+#  5. runs the benchmark cases (bench/gpu/cases.py: ResNet-50 stage convs,
 #     BERT-base GEMMs, fused cases; each checked against NumPy, then timed,
 #     against the h200 roofline floor and PyTorch's cuBLAS/cuDNN when a
 #     PyTorch with CUDA is installed), within a time budget (--case-budget
 #     seconds, default 150; the cases not reached are listed, not run);
 #     without a GPU it runs them with --dry-run (lowered, ptxas, checked on
 #     the CPU, not timed);
-#  5. prints ptxas -v figures for the kernels (bench/gpu/ptx_report.sh).
+#  6. prints ptxas -v figures for the kernels (bench/gpu/ptx_report.sh).
 # Without a GPU (here, CI) the executed tests are unsupported and the cuda
 # rows say "failed"; the rest still runs.
 # Output is plain text; with $OUT set, a copy goes to $OUT/gpu-run.txt and
@@ -81,6 +86,11 @@ except Exception as e: print("%12s" % "failed")') || true
 try: j=json.load(open(d+".json")); ms=j["kernel_time_ms"]["median"]; o=np.load(d+"/out0.npy"); r=np.load(sys.argv[2]); print("tensor-cores=%-5s kernels %9.3f ms %7.1f TFLOP/s (call %.3f ms)  rel L2 vs NumPy %.2e" % (sys.argv[3], ms, 2*2048*2048*1024/ms/1e9, j["time_ms"]["median"], np.linalg.norm(o-r)/np.linalg.norm(r)))
 except Exception as e: print("tensor-cores=%s failed: %s" % (sys.argv[3], e))' "$gdir/tc-$tc" "$gdir/ref.npy" "$tc"
   done
+
+  local zoo_mode=(--dry-run)
+  if nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then zoo_mode=(); fi
+  log "zoo transformers from ONNX: generic vs tensor-core pipeline (${zoo_mode[*]:-on the GPU})"
+  python3 "$OPSNN_ROOT/bench/gpu/zoo_transformers.py" "${zoo_mode[@]}" --repeat "$repeat" || true
 
   local gpu_json="${OUT:+$OUT/gpu.json}"
   gpu_json="${gpu_json:-$OPSNN_BUILD_DIR/bench/gpu/gpu.json}"
