@@ -32,11 +32,9 @@ void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
       !options.emulateWarpReductions)
     pm.addNestedPass<func::FuncOp>(createTileAndVectorizeCPUPass());
   addBufferizationStage(pm);
-  if (options.emulateWarpReductions) {
-    GPUWarpReducePassOptions warpReduce;
-    warpReduce.emulateOnCPU = true;
-    pm.addNestedPass<func::FuncOp>(createGPUWarpReducePass(warpReduce));
-  }
+  // In the GPU pipeline's order: the tensor-core kernels take their
+  // contractions first (a GEMM whose K is innermost in both operands is a
+  // row reduction too).
   if (!options.emulateTensorCoreMatmul.empty()) {
     GPUTensorCoreMatmulPassOptions tensorCores;
     tensorCores.targetName = options.emulateTensorCoreMatmul;
@@ -44,6 +42,11 @@ void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
     tensorCores.stages = options.emulateTensorCoreStages;
     tensorCores.allowTF32 = options.emulateTensorCoreTF32;
     pm.addNestedPass<func::FuncOp>(createGPUTensorCoreMatmulPass(tensorCores));
+  }
+  if (options.emulateWarpReductions) {
+    GPUWarpReducePassOptions warpReduce;
+    warpReduce.emulateOnCPU = true;
+    pm.addNestedPass<func::FuncOp>(createGPUWarpReducePass(warpReduce));
   }
 
   // Loops.

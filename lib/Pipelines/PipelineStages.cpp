@@ -30,7 +30,7 @@ void mlir::opsnn::addLowerToLinalgStage(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createLowerPacksPass());
   pm.addPass(createConvertElementwiseToLinalgPass());
-  pm.addPass(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createFuseElementwisePass());
   pm.addPass(createCanonicalizerPass());
 }
 

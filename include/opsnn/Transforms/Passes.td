@@ -107,6 +107,33 @@ def GPUHostBuffersPass : Pass<"opsnn-gpu-host-buffers", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def FuseElementwisePass : Pass<"opsnn-fuse-elementwise"> {
+  let summary = "Elementwise fusion (as -linalg-fuse-elementwise-ops) that "
+                "keeps computing producers out of contractions";
+  let description = [{
+    Runs upstream's elementwise fusion patterns with the same greedy driver
+    and the same companions as `-linalg-fuse-elementwise-ops` (reshape
+    folding by expansion, expand_shape bubbling, linalg canonicalization,
+    constant folding of linalg ops), fusing a producer used once into its
+    consumer, except that a producer whose payload computes anything
+    beyond casts is not fused into a contraction (a consumer
+    `linalg::isaContractionOpInterface` accepts). Fused there, the
+    producer's arithmetic would run once per output column instead of once
+    per element, and the contraction's payload would no longer be
+    `acc + a * b`: attention's P V with softmax's division by the row sum
+    inside it could not take the tensor-core kernel, and the division could
+    not join the softmax's row group. Casts still fuse (f16 operands
+    extended in the payload are what the tensor-core kernel matches).
+
+    The lower-to-linalg stage of both pipelines runs it in place of
+    `-linalg-fuse-elementwise-ops`.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def LowerPacksPass : Pass<"opsnn-lower-packs"> {
   let summary = "Lower linalg.pack / linalg.unpack to pad, reshape and transpose";
   let description = [{
