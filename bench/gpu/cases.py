@@ -12,9 +12,12 @@ Cases (batch 8; f16 operands accumulate in f32 and give f32 results):
   56x56x64 3x3 also NCHW f32 (the "NHWC FP16 >= 2x NCHW FP32" comparison).
   BERT-base layer GEMMs at sequence 128 x batch 8 (M = 1024): QKV
   768->2304, attention output 768->768, FFN 768->3072 and 3072->768; the
-  attention's batched GEMMs over 8 x 12 heads as the importer gives them
-  (linalg.generic over batch, head, i, j, k): scores Q K^T (128x64 @
-  64x128, K as stored: B transposed) and context P V (128x128 @ 128x64).
+  attention's batched GEMMs over 8 x 12 heads (linalg.generic over batch,
+  head, i, j, k): scores Q K^T (128x64 @ 64x128, K as stored: B
+  transposed) and context P V (128x128 @ 128x64), on [b, h, s, d] heads
+  and, as the importer's attention becomes once its transposes fold into
+  the GEMMs, on Q, K, V and the context in [b, s, h, d] (strided rows,
+  no copies; "_bshd").
   Fused: FFN-1 GEMM + bias + GELU (tanh form), the 28x28x128 conv + bias
   + ReLU, a memory-bound elementwise chain (three linalg.generic ops) for
   the bandwidth fraction, and a memory-bound row reduction: the softmax
@@ -248,18 +251,32 @@ def rowreduce_case(name, group, rows, cols):
                 ((rows,), np.float32), tolerance=1e-5)
 
 
-def bgemm_case(name, group, batch, heads, m, k, n, b_layout="kn", elem="f16"):
-    """Attention's batched GEMM as the importer gives it: a linalg.generic
-    over (batch, head, i, j, k); B stored [.., k, n] ("kn": P V) or
-    [.., n, k] ("nk": Q K^T with K as stored)."""
+def bgemm_case(name, group, batch, heads, m, k, n, b_layout="kn", elem="f16",
+               heads_layout="bhsd"):
+    """Attention's batched GEMM as a linalg.generic over (batch, head, i, j,
+    k): B stored [.., k, n] ("kn": P V) or [.., n, k] ("nk": Q K^T with K
+    as stored). heads_layout "bhsd": every operand [b, h, s, d]; "bshd":
+    Q, K, V and the context where the projections put them, [b, s, h, d]
+    (what the importer's attention becomes once its transposes are folded
+    into the GEMMs' indexing maps; P and the scores stay [b, h, s, s])."""
     dt = NP_DTYPE[elem]
-    bs = (batch, heads, k, n) if b_layout == "kn" else (batch, heads, n, k)
-    inputs = [((batch, heads, m, k), dt), (bs, dt)]
+    if heads_layout == "bshd":
+        if b_layout == "nk":   # Q K^T: Q [b, i, h, k], K [b, j, h, k]
+            inputs = [((batch, m, heads, k), dt), ((batch, n, heads, k), dt)]
+            out = (batch, heads, m, n)
+        else:                  # P V: V [b, k, h, j] -> context [b, i, h, j]
+            inputs = [((batch, heads, m, k), dt), ((batch, k, heads, n), dt)]
+            out = (batch, m, heads, n)
+    else:
+        bs = (batch, heads, k, n) if b_layout == "kn" else (batch, heads, n, k)
+        inputs = [((batch, heads, m, k), dt), (bs, dt)]
+        out = (batch, heads, m, n)
     what = "Q K^T" if b_layout == "nk" else "P V"
+    where = ", heads in [b,s,h,d]" if heads_layout == "bshd" else ""
     return Case(name, group, "bgemm",
-                f"{batch}x{heads} x ({m}x{k} @ {k}x{n}) {elem}->f32, {what}", elem,
-                {"b_layout": b_layout}, 2 * batch * heads * m * n * k, inputs,
-                ((batch, heads, m, n), np.float32))
+                f"{batch}x{heads} x ({m}x{k} @ {k}x{n}) {elem}->f32, {what}{where}", elem,
+                {"b_layout": b_layout, "heads": heads_layout},
+                2 * batch * heads * m * n * k, inputs, (out, np.float32))
 
 
 def rownorm_case(name, group, op, rows, cols):
@@ -296,6 +313,10 @@ def all_cases():
         gemm_case("bert_ffn2", "bert", M, 3072, 768),
         bgemm_case("bert_attn_scores", "bert", N, 12, 128, 64, 128, b_layout="nk"),
         bgemm_case("bert_attn_context", "bert", N, 12, 128, 128, 64, b_layout="kn"),
+        bgemm_case("bert_attn_scores_bshd", "bert", N, 12, 128, 64, 128, b_layout="nk",
+                   heads_layout="bshd"),
+        bgemm_case("bert_attn_context_bshd", "bert", N, 12, 128, 128, 64, b_layout="kn",
+                   heads_layout="bshd"),
         gemm_case("bert_ffn1_bias_gelu", "fused", M, 768, 3072, epilogue="bias_gelu"),
         conv_case("r50_s3_3x3_bias_relu", "fused", N, 28, 28, 128, 128, 3, 1,
                   epilogue="bias_relu"),
@@ -472,12 +493,19 @@ def mlir_of(case):
              f"  %acc = linalg.fill ins(%zero : {acc}) outs(%empty : {out_ty}) -> {out_ty}\n")
     tf32 = "opsnn.tf32, " if case.dtype == "tf32" else ""
     if case.kind == "bgemm":
-        bmap = "(b, h, k, j)" if case.params["b_layout"] == "kn" else "(b, h, j, k)"
+        kn = case.params["b_layout"] == "kn"
+        if case.params.get("heads") == "bshd":
+            amap = "(b, h, i, k)" if kn else "(b, i, h, k)"
+            bmap = "(b, k, h, j)" if kn else "(b, j, h, k)"
+            cmap = "(b, i, h, j)" if kn else "(b, h, i, j)"
+        else:
+            amap, cmap = "(b, h, i, k)", "(b, h, i, j)"
+            bmap = "(b, h, k, j)" if kn else "(b, h, j, k)"
         et = _elem(case.input_specs[0][1])
         text += (f"  %y = linalg.generic {{indexing_maps = ["
-                 f"affine_map<(b, h, i, j, k) -> (b, h, i, k)>, "
+                 f"affine_map<(b, h, i, j, k) -> {amap}>, "
                  f"affine_map<(b, h, i, j, k) -> {bmap}>, "
-                 f"affine_map<(b, h, i, j, k) -> (b, h, i, j)>], iterator_types = "
+                 f"affine_map<(b, h, i, j, k) -> {cmap}>], iterator_types = "
                  f"[\"parallel\", \"parallel\", \"parallel\", \"parallel\", \"reduction\"]}}\n"
                  f"      ins(%a, %b : {tys[0]}, {tys[1]}) outs(%acc : {out_ty}) {{\n"
                  f"  ^bb0(%x: {et}, %w: {et}, %o: f32):\n"
@@ -547,7 +575,12 @@ def reference(case, inputs):
     elif case.kind == "gemm":
         y = a[0] @ a[1]
     elif case.kind == "bgemm":
-        b = a[1] if case.params["b_layout"] == "kn" else a[1].swapaxes(2, 3)
+        kn = case.params["b_layout"] == "kn"
+        if case.params.get("heads") == "bshd" and kn:
+            return (a[0] @ a[1].transpose(0, 2, 1, 3)).transpose(0, 2, 1, 3)
+        if case.params.get("heads") == "bshd":
+            return a[0].transpose(0, 2, 1, 3) @ a[1].transpose(0, 2, 3, 1)
+        b = a[1] if kn else a[1].swapaxes(2, 3)
         return a[0] @ b
     elif case.kind == "rowreduce":
         return np.exp(a[0] - a[1][:, None]).sum(axis=1)
@@ -778,6 +811,16 @@ def torch_worker(spec_path):
                     def to_ref(y):
                         y = y.float()
                         return (y.permute(0, 2, 3, 1) if p["layout"] == "nhwc" else y)
+                elif kind == "bgemm" and p.get("heads") == "bshd":
+                    # The framework's attention on [b, s, h, d] heads:
+                    # permuted views, whatever copies matmul makes of them.
+                    kn = p["b_layout"] == "kn"
+
+                    def fn(a=ins[0], bm=ins[1], kn=kn):
+                        if kn:
+                            return (a @ bm.permute(0, 2, 1, 3)).permute(0, 2, 1, 3)
+                        return a.permute(0, 2, 1, 3) @ bm.permute(0, 2, 3, 1)
+                    to_ref = lambda y: y.float()
                 elif kind == "bgemm":
                     bt = p["b_layout"] == "nk"
 

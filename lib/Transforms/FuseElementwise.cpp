@@ -7,11 +7,15 @@
 // per element (softmax's division by the row sum inside attention's P V:
 // N times per element of P), and the contraction's payload is no longer
 // acc + a * b, so the tensor-core kernel cannot take it. Casts still fuse
-// (f16 operands extended in the payload are what the kernel matches).
+// (f16 operands extended in the payload are what the kernel matches), and
+// so do transposes, which are folded into the indexing maps of their
+// neighbours (TransposeFolding.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "opsnn/Transforms/Passes.h"
+
+#include "TransposeFolding.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -39,15 +43,40 @@ bool onlyCastsOrCopies(Operation *producer) {
                       [](Operation &op) { return isa<CastOpInterface>(op); });
 }
 
-/// Upstream's rule (a producer used once), and no computing producer into a
-/// contraction.
+/// Whether `value` is the result of a linalg op that reduces (a
+/// contraction, a reduction).
+bool isReductionResult(Value value) {
+  auto op = value.getDefiningOp<linalg::LinalgOp>();
+  return op && op.getNumReductionLoops() > 0;
+}
+
+/// Upstream's rule (a producer used once), and:
+/// - no computing producer into a contraction;
+/// - no computing producer into a transpose, which stays a copy that moves
+///   on into its consumer's indexing map (the producer follows it there by
+///   elementwise fusion, or stays the epilogue of a GEMM);
+/// - no transpose of a contraction's result into a contraction: the
+///   transpose folds into the producer's output map instead (attention's
+///   P V writes [b, s, h, d] for the output projection to read as the
+///   plain [b*s, h*d] matrix it is).
 bool shouldFuse(OpOperand *fused) {
   Operation *producer = fused->get().getDefiningOp();
   if (!producer || !producer->hasOneUse())
     return false;
-  auto consumer = dyn_cast<linalg::LinalgOp>(fused->getOwner());
-  return !consumer || !linalg::isaContractionOpInterface(consumer) ||
-         onlyCastsOrCopies(producer);
+  auto consumer = dyn_cast<linalg::GenericOp>(fused->getOwner());
+  if (!consumer)
+    return true;
+  bool producerOnlyMoves = onlyCastsOrCopies(producer);
+  if (opsnn::isTransposingCopy(consumer))
+    return producerOnlyMoves;
+  if (!linalg::isaContractionOpInterface(
+          cast<linalg::LinalgOp>(consumer.getOperation())))
+    return true;
+  if (!producerOnlyMoves)
+    return false;
+  auto copy = cast<linalg::GenericOp>(producer);
+  return !opsnn::isTransposingCopy(copy) ||
+         !isReductionResult(copy.getDpsInputOperand(0)->get());
 }
 
 struct FuseElementwisePass
@@ -55,6 +84,14 @@ struct FuseElementwisePass
   using Base::Base;
 
   void runOnOperation() override {
+    // Transposes move into their consumers' input maps first (as copies, by
+    // elementwise fusion, once reshapes have been folded around them);
+    // those left fold into their producers' output maps.
+    fuse(/*foldTransposesIntoProducers=*/false);
+    fuse(/*foldTransposesIntoProducers=*/true);
+  }
+
+  void fuse(bool foldTransposesIntoProducers) {
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
     linalg::ControlFusionFn usedOnce = [](OpOperand *fused) {
@@ -73,6 +110,11 @@ struct FuseElementwisePass
     context->getLoadedDialect<linalg::LinalgDialect>()
         ->getCanonicalizationPatterns(patterns);
     linalg::populateConstantFoldLinalgOperations(patterns, usedOnce);
+    opsnn::populateGeneralizeTransposePatterns(patterns);
+    if (foldTransposesIntoProducers)
+      opsnn::populateFoldTransposeIntoProducerPatterns(patterns);
+    // Not converging within the driver's default iterations is not an
+    // error: what was fused so far is correct IR.
     (void)applyPatternsGreedily(
         getOperation(), std::move(patterns),
         GreedyRewriteConfig().setUseTopDownTraversal());

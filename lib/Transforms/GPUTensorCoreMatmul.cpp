@@ -123,17 +123,28 @@ public:
   }
 
   /// A batched GEMM: from here on A, B and C are the 2-D slices of batch
-  /// `index` (rank-reducing subviews, strided by the slice; no copies).
+  /// `index` (rank-reducing subviews, strided by the slice; no copies). A
+  /// view with several batch dimensions takes `index` delinearized over
+  /// them (row-major, the batch loops' order in every view).
   void bindBatch(Value index) {
     auto slice = [&](Value batched) -> Value {
       auto type = cast<MemRefType>(batched.getType());
-      int64_t rows = type.getDimSize(1), cols = type.getDimSize(2);
-      SmallVector<OpFoldResult> offsets = {index, b.getIndexAttr(0),
-                                           b.getIndexAttr(0)};
-      SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1),
-                                         b.getIndexAttr(rows),
-                                         b.getIndexAttr(cols)};
-      SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+      int64_t rank = type.getRank();
+      int64_t rows = type.getDimSize(rank - 2), cols = type.getDimSize(rank - 1);
+      SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+      Value rest = index;
+      for (int64_t i = rank - 3; i >= 0; --i) {
+        if (i == 0) {
+          offsets[i] = rest;
+          break;
+        }
+        offsets[i] = rem(rest, type.getDimSize(i));
+        rest = div(rest, type.getDimSize(i));
+      }
+      SmallVector<OpFoldResult> sizes(rank, b.getIndexAttr(1));
+      sizes[rank - 2] = b.getIndexAttr(rows);
+      sizes[rank - 1] = b.getIndexAttr(cols);
+      SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
       auto sliceType = cast<MemRefType>(memref::SubViewOp::inferRankReducedResultType(
           {rows, cols}, type, offsets, sizes, strides));
       return memref::SubViewOp::create(b, loc, sliceType, batched, offsets,
@@ -583,13 +594,17 @@ matchTensorCoreContraction(linalg::GenericOp op, bool allowTF32) {
   // the N group. A batched GEMM folds C's fill only: its stores go to
   // slices of C, which the epilogue rewrite does not follow.
   if (mm.batch == 1) {
-    mm.epilogue = matchTensorCoreEpilogue(op, gemm->c, gemm->cGroups);
+    mm.epilogue = matchTensorCoreEpilogue(op, gemm->c, gemm->cView.groups);
     return mm;
   }
-  ReassociationIndices rows = gemm->cGroups[0];
-  llvm::append_range(rows, gemm->cGroups[1]);
+  // C's N dimensions come last; all others are rows here.
+  int64_t rank = cast<MemRefType>(gemm->c.getType()).getRank();
+  int64_t numN = gemm->cView.groups.back().size();
+  ReassociationIndices rows, cols;
+  for (int64_t i = 0; i < rank; ++i)
+    (i < rank - numN ? rows : cols).push_back(i);
   TensorCoreEpilogue epilogue =
-      matchTensorCoreEpilogue(op, gemm->c, {rows, gemm->cGroups[2]});
+      matchTensorCoreEpilogue(op, gemm->c, {rows, cols});
   if (!epilogue.hasStages())
     mm.epilogue = epilogue;
   return mm;

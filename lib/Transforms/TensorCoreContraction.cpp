@@ -17,11 +17,30 @@
 using namespace mlir;
 using namespace mlir::opsnn;
 
+/// `operand` with its dimensions in `view.permutation`'s order
+/// (memref.transpose, a strided view) and collapsed by `view.groups`.
+static Value buildView(OpBuilder &builder, Location loc, Value operand,
+                       const CollapsibleGemm::OperandView &view) {
+  Value permuted = operand;
+  if (!view.isIdentityPermutation())
+    permuted = memref::TransposeOp::create(
+        builder, loc, operand,
+        AffineMapAttr::get(AffineMap::getPermutationMap(
+            view.permutation, builder.getContext())));
+  return memref::CollapseShapeOp::create(builder, loc, permuted, view.groups);
+}
+
 std::array<Value, 3> CollapsibleGemm::buildViews(OpBuilder &builder,
                                                  Location loc) const {
-  return {memref::CollapseShapeOp::create(builder, loc, a, aGroups),
-          memref::CollapseShapeOp::create(builder, loc, b, bGroups),
-          memref::CollapseShapeOp::create(builder, loc, c, cGroups)};
+  return {buildView(builder, loc, a, aView), buildView(builder, loc, b, bView),
+          buildView(builder, loc, c, cView)};
+}
+
+bool CollapsibleGemm::OperandView::isIdentityPermutation() const {
+  for (auto [i, dim] : llvm::enumerate(permutation))
+    if (dim != int64_t(i))
+      return false;
+  return true;
 }
 
 /// `value` through at most one widening cast (extf, extsi) to a block
@@ -81,6 +100,77 @@ static SmallVector<unsigned> adjacentPositions(AffineMap map,
   return order;
 }
 
+/// The position of loop `dim` in `map`'s results.
+static unsigned positionOf(AffineMap map, unsigned dim) {
+  return *map.getResultPosition(getAffineDimExpr(dim, map.getContext()));
+}
+
+/// The view of an operand of shape `shape` whose batch loops are `batch`
+/// (in the order every view takes them) and whose matrix groups start at
+/// `first` and `second` with `firstSize` and `secondSize` dimensions:
+/// the permutation puts the batch dimensions first, then the groups; each
+/// group collapses to one dimension, the batch dimensions too when that
+/// needs no copy. Failure if the groups do not collapse or `second` does
+/// not end with the innermost dimension (unit stride), or a stride of the
+/// view is not a multiple of `align` elements where the operand moves.
+static FailureOr<CollapsibleGemm::OperandView>
+buildOperandView(AffineMap map, ArrayRef<unsigned> batch,
+                 ArrayRef<int64_t> shape, int64_t first, int64_t firstSize,
+                 int64_t second, int64_t secondSize, int64_t align) {
+  int64_t rank = shape.size();
+  if (second + secondSize != rank)
+    return failure();
+  CollapsibleGemm::OperandView view;
+  for (unsigned dim : batch)
+    view.permutation.push_back(positionOf(map, dim));
+  for (int64_t i = 0; i < firstSize; ++i)
+    view.permutation.push_back(first + i);
+  for (int64_t i = 0; i < secondSize; ++i)
+    view.permutation.push_back(second + i);
+
+  // Row-major strides of the operand, then of the permuted view.
+  SmallVector<int64_t> strides(rank, 1);
+  for (int64_t i = rank - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  SmallVector<int64_t> viewStrides, viewSizes;
+  for (unsigned dim : view.permutation) {
+    viewStrides.push_back(strides[dim]);
+    viewSizes.push_back(shape[dim]);
+  }
+  auto contiguous = [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i + 1 < end; ++i)
+      if (viewStrides[i] != viewStrides[i + 1] * viewSizes[i + 1])
+        return false;
+    return true;
+  };
+  int64_t numBatch = batch.size();
+  auto group = [](int64_t begin, int64_t size) {
+    ReassociationIndices indices;
+    for (int64_t i = 0; i < size; ++i)
+      indices.push_back(begin + i);
+    return indices;
+  };
+  if (contiguous(0, numBatch)) {
+    if (numBatch)
+      view.groups.push_back(group(0, numBatch));
+  } else {
+    for (int64_t i = 0; i < numBatch; ++i)
+      view.groups.push_back({i});
+  }
+  view.groups.push_back(group(numBatch, firstSize));
+  view.groups.push_back(group(numBatch + firstSize, secondSize));
+  if (!contiguous(numBatch, numBatch + firstSize) ||
+      !contiguous(numBatch + firstSize, rank))
+    return failure();
+  // A transposed view: its rows and batches start where whole copies can.
+  if (!view.isIdentityPermutation())
+    for (ReassociationIndices &indices : view.groups)
+      if (viewStrides[indices.back()] != 1 &&
+          viewStrides[indices.back()] % align != 0)
+        return failure();
+  return view;
+}
+
 FailureOr<CollapsibleGemm>
 mlir::opsnn::matchCollapsibleGemm(linalg::GenericOp op, bool allowTF32) {
   auto reject = [&](const char *why) {
@@ -117,17 +207,15 @@ mlir::opsnn::matchCollapsibleGemm(linalg::GenericOp op, bool allowTF32) {
   AffineMap aMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
   AffineMap bMap = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
   AffineMap cMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  // The batch loops first in every operand, in one order; then each group
-  // adjacent in each operand that has it, in one order.
-  int64_t numBatch = dims->batch.size();
-  if (numBatch) {
-    int64_t first = 0;
-    SmallVector<unsigned> order = adjacentPositions(cMap, dims->batch, first);
-    for (AffineMap map : {aMap, bMap, cMap})
-      if (order.empty() || adjacentPositions(map, dims->batch, first) != order ||
-          first != 0)
-        return reject("batch dimensions do not lead every operand in one "
-                      "order");
+  if (!aMap.isProjectedPermutation() || !bMap.isProjectedPermutation() ||
+      !cMap.isProjectedPermutation())
+    return reject("operand maps are not projected permutations");
+  // The batch loops in C's order; every view takes them in that order.
+  SmallVector<unsigned> batch;
+  for (AffineExpr expr : cMap.getResults()) {
+    unsigned dim = cast<AffineDimExpr>(expr).getPosition();
+    if (llvm::is_contained(dims->batch, dim))
+      batch.push_back(dim);
   }
   int64_t aM, aK, bK, bN, cM, cN;
   SmallVector<unsigned> mInA = adjacentPositions(aMap, dims->m, aM);
@@ -139,35 +227,36 @@ mlir::opsnn::matchCollapsibleGemm(linalg::GenericOp op, bool allowTF32) {
   if (mInA.empty() || kInA.empty() || kInB.empty() || nInB.empty() ||
       mInC.empty() || nInC.empty())
     return reject("M, N or K dimensions not adjacent in an operand");
-  if (aM != numBatch || cM != numBatch ||
-      aK != numBatch + int64_t(mInA.size()) ||
-      cN != numBatch + int64_t(mInC.size()))
-    return reject("A is not M x K or C not M x N");
   if (mInA != mInC || nInB != nInC || kInA != kInB)
     return reject("dimensions in different orders in different operands");
-  gemm.bTransposed = bN == numBatch;
-  if (!gemm.bTransposed &&
-      (bK != numBatch || bN != numBatch + int64_t(kInB.size())))
-    return reject("B is neither K x N nor N x K");
-
-  auto group = [](int64_t first, size_t size) {
-    ReassociationIndices indices;
-    for (size_t i = 0; i < size; ++i)
-      indices.push_back(first + i);
-    return indices;
-  };
   int64_t numM = mInA.size(), numN = nInB.size(), numK = kInA.size();
-  int64_t o = numBatch; // the matrix groups follow the batch group
-  gemm.aGroups = {group(o, numM), group(o + numM, numK)};
-  gemm.cGroups = {group(o, numM), group(o + numM, numN)};
-  gemm.bGroups = gemm.bTransposed
-                     ? SmallVector<ReassociationIndices>{group(o, numN),
-                                                         group(o + numN, numK)}
-                     : SmallVector<ReassociationIndices>{group(o, numK),
-                                                         group(o + numK, numN)};
-  if (numBatch)
-    for (auto *groups : {&gemm.aGroups, &gemm.bGroups, &gemm.cGroups})
-      groups->insert(groups->begin(), group(0, numBatch));
+  gemm.bTransposed = bK > bN;
+
+  // Each operand a (batch of) row-major matrices: M x K, K x N or N x K,
+  // M x N, rows strided by whatever lies between and after the groups
+  // (attention's heads: Q, K and V read in [b, s, h, d], P V's context
+  // written in it).
+  int64_t align = 16 / (gemm.elementType.getIntOrFloatBitWidth() / 8);
+  auto shapeOf = [](Value v) { return cast<MemRefType>(v.getType()).getShape(); };
+  FailureOr<CollapsibleGemm::OperandView> aView = buildOperandView(
+      aMap, batch, shapeOf(gemm.a), aM, numM, aK, numK, align);
+  FailureOr<CollapsibleGemm::OperandView> bView =
+      gemm.bTransposed ? buildOperandView(bMap, batch, shapeOf(gemm.b), bN,
+                                          numN, bK, numK, align)
+                       : buildOperandView(bMap, batch, shapeOf(gemm.b), bK,
+                                          numK, bN, numN, align);
+  FailureOr<CollapsibleGemm::OperandView> cView = buildOperandView(
+      cMap, batch, shapeOf(gemm.c), cM, numM, cN, numN, /*align=*/1);
+  if (failed(aView) || failed(cView))
+    return reject("A is not M x K or C not M x N with unit-stride rows "
+                  "whose starts allow 16-byte copies");
+  if (failed(bView))
+    return reject("B is neither K x N nor N x K with unit-stride rows "
+                  "whose starts allow 16-byte copies");
+  gemm.aView = *aView;
+  gemm.bView = *bView;
+  gemm.cView = *cView;
+
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   for (unsigned d : dims->batch)
     gemm.batch *= ranges[d];

@@ -8,7 +8,10 @@
 // row-major buffers whose M dimensions lead A and C, N dimensions trail B
 // and C and K dimensions are together, the operands are plain matrices
 // already: collapse_shape views (no copies) make the contraction a GEMM
-// of M = b*s, N = h*e, K = k. Private to lib/Transforms.
+// of M = b*s, N = h*e, K = k. Attention's batched GEMMs read Q, K and V
+// where the projections wrote them, [b, s, h, d], and P V writes the
+// context there: transposed views whose batches (b, h) are not contiguous
+// and whose rows are h*d elements apart. Private to lib/Transforms.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,13 +26,25 @@
 namespace mlir::opsnn {
 
 /// A contraction that is a GEMM, or a batch of independent GEMMs, on
-/// collapsed views of its static identity-layout buffers.
+/// views of its static identity-layout buffers.
 struct CollapsibleGemm {
+  /// How one operand is viewed as a (batch of) matrices: its dimensions
+  /// permuted (memref.transpose, strided, when the batch dimensions do not
+  /// lead) and then collapsed (memref.collapse_shape) into the batch
+  /// dimensions (one when they are contiguous, else each on its own) and
+  /// the two matrix dimensions, the second of unit stride.
+  struct OperandView {
+    /// View dimension i is operand dimension permutation[i].
+    SmallVector<int64_t> permutation;
+    SmallVector<ReassociationIndices> groups;
+
+    bool isIdentityPermutation() const;
+  };
+
   Value a, b, c;
-  /// The groups collapsing A to M x K, B to K x N (N x K when
-  /// `bTransposed`) and C to M x N, each after a batch group when `batch`
-  /// is above 1 (the batch loops leading every operand).
-  SmallVector<ReassociationIndices> aGroups, bGroups, cGroups;
+  /// A as M x K, B as K x N (N x K when `bTransposed`), C as M x N, each
+  /// after its batch dimensions when `batch` is above 1.
+  OperandView aView, bView, cView;
   int64_t m = 0, n = 0, k = 0, batch = 1;
   /// The element type of A and B.
   Type elementType;
@@ -37,16 +52,18 @@ struct CollapsibleGemm {
   /// [out, in]).
   bool bTransposed = false;
 
-  /// The collapse_shape views of A, B and C (3-D when batched).
+  /// The views of A, B and C: 2-D, or with batch dimensions in front.
   std::array<Value, 3> buildViews(OpBuilder &builder, Location loc) const;
 };
 
 /// `op` as a GEMM: two inputs of one element type (f16, bf16, i8, or f32
 /// with `allowTF32`) and an accumulator of its type (f32, or i32 for i8),
 /// a payload acc + ext(a) * ext(b) (arith.extf/extsi or no cast, in either
-/// operand order), maps in which the batch, M, N and K loops each index
-/// adjacent dimensions (batch leading every operand, then M leading A and
-/// C, N trailing C, K trailing A), in the same order everywhere. Failure (the reason under
+/// operand order), maps in which the M, N and K loops each index adjacent
+/// dimensions in the same order everywhere, K last in A and N last in C
+/// (unit-stride rows), K or N last in B; the batch loops may sit anywhere
+/// (attention's heads in [b, s, h, d]), but rows of a transposed view must
+/// start 16 bytes apart for the kernel's copies. Failure (the reason under
 /// -debug-only=opsnn-gpu-tensor-core-matmul) otherwise.
 FailureOr<CollapsibleGemm> matchCollapsibleGemm(linalg::GenericOp op,
                                                 bool allowTF32);

@@ -5,9 +5,11 @@
 // mma.sync, assembled for sm_80 and sm_90 without spills. A batched
 // contraction (Q K^T per head) is a batch of GEMMs on 3-D views, one per
 // gridDim.z, each block on rank-reduced slices of its batch; its C fill
-// folds. Batch dimensions that do not lead every operand, dimensions
-// interleaved in an operand, or a payload other than acc + a * b keep the
-// generic path. The arithmetic
+// folds. Batch dimensions need not lead an operand: attention's Q, K, V
+// and context in [b, s, h, d] are read and written through transposed
+// views (memref.transpose), several batch dimensions through the block's
+// delinearized z index. An A stored K x M, dimensions interleaved in an
+// operand, or a payload other than acc + a * b keep the generic path. The arithmetic
 // runs on the CPU in Integration/CPU/tensor-core-contraction-emulated.mlir.
 // REQUIRES: ptxas
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true" | %ptxas_check --arch sm_80 --arch sm_90 | FileCheck %s --check-prefix=PTXAS
@@ -22,6 +24,12 @@
 // PTXAS: OK transposed_weight_kernel/transposed_weight_kernel sm_90
 // PTXAS: OK batched_kernel/batched_kernel sm_80
 // PTXAS: OK batched_kernel/batched_kernel sm_90
+// PTXAS: OK batch_not_leading_kernel/batch_not_leading_kernel sm_80
+// PTXAS: OK batch_not_leading_kernel/batch_not_leading_kernel sm_90
+// PTXAS: OK heads_kernel/heads_kernel sm_80
+// PTXAS: OK heads_kernel/heads_kernel sm_90
+// PTXAS: OK context_in_rows_kernel/context_in_rows_kernel sm_80
+// PTXAS: OK context_in_rows_kernel/context_in_rows_kernel sm_90
 // PTXAS-NOT: FAIL
 
 // PTX-LABEL: gpu.binary @projection_kernel
@@ -36,6 +44,15 @@
 // PTX-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // PTX-NOT: gpu.binary @batched_kernel_
 // PTX-LABEL: gpu.binary @batch_not_leading_kernel
+// PTX-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// PTX-LABEL: gpu.binary @heads_kernel
+// PTX-SAME: %ctaid.z
+// PTX-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// PTX-NOT: gpu.binary @heads_kernel_
+// PTX-LABEL: gpu.binary @context_in_rows_kernel
+// PTX-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// PTX-NOT: gpu.binary @context_in_rows_kernel_
+// PTX-LABEL: gpu.binary @k_major_a_kernel
 // PTX-NOT: mma.sync
 // PTX-LABEL: gpu.binary @interleaved_kernel
 // PTX-NOT: mma.sync
@@ -63,6 +80,26 @@
 // CHECK: nvgpu.mma.sync
 // CHECK-NOT: linalg.generic
 // CHECK-LABEL: func.func @batch_not_leading
+// CHECK: %[[QT:.*]] = memref.transpose %arg0 (d0, d1, d2) -> (d1, d0, d2) : memref<128x4x64xf16> to memref<4x128x64xf16, strided<[64, 256, 1]>>
+// CHECK: gpu.launch blocks(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %[[BZ:[a-z0-9]+]]) in
+// CHECK: memref.subview %[[QT]]{{\[}}%[[BZ]], 0, 0] [1, 128, 64] [1, 1, 1] : memref<4x128x64xf16, strided<[64, 256, 1]>> to memref<128x64xf16, strided<[256, 1], offset: ?>>
+// CHECK: nvgpu.mma.sync
+// CHECK-NOT: linalg.generic
+// CHECK-LABEL: func.func @heads
+// CHECK-DAG: %[[Q:.*]] = memref.transpose %arg0 (d0, d1, d2, d3) -> (d0, d2, d1, d3) : memref<2x128x4x64xf16> to memref<2x4x128x64xf16, strided<[32768, 64, 256, 1]>>
+// CHECK-DAG: %[[K:.*]] = memref.transpose %arg1 (d0, d1, d2, d3) -> (d0, d2, d1, d3)
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %[[BZ:.*]]) in (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %c8)
+// CHECK-DAG: %[[H:.*]] = affine.apply #{{.*}}()[%[[BZ]]]
+// CHECK-DAG: %[[B:.*]] = affine.apply #{{.*}}()[%[[BZ]]]
+// CHECK: memref.subview %[[Q]]{{\[}}%[[B]], %[[H]], 0, 0] [1, 1, 128, 64] [1, 1, 1, 1] : memref<2x4x128x64xf16, strided<[32768, 64, 256, 1]>> to memref<128x64xf16, strided<[256, 1], offset: ?>>
+// CHECK: nvgpu.mma.sync
+// CHECK-NOT: linalg.generic
+// CHECK-LABEL: func.func @context_in_rows
+// CHECK: memref.transpose %{{.*}} (d0, d1, d2, d3) -> (d0, d2, d1, d3) : memref<2x128x4x64xf32> to memref<2x4x128x64xf32, strided<[32768, 64, 256, 1]>>
+// CHECK: gpu.launch
+// CHECK: nvgpu.mma.sync
+// CHECK-NOT: linalg.generic
+// CHECK-LABEL: func.func @k_major_a
 // CHECK-NOT: gpu.launch
 // CHECK: linalg.generic
 // CHECK-LABEL: func.func @interleaved
@@ -123,7 +160,8 @@ func.func @batched(%q: tensor<4x128x64xf16>, %k: tensor<4x64x128xf16>) -> tensor
   return %p : tensor<4x128x128xf32>
 }
 
-// The batch dimension second in A: not a batch of matrices.
+// The batch dimension second in A: each batch's M x K matrix has rows 256
+// elements apart, a transposed view.
 func.func @batch_not_leading(%q: tensor<128x4x64xf16>, %k: tensor<4x64x128xf16>) -> tensor<4x128x128xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<4x128x128xf32>
@@ -131,6 +169,62 @@ func.func @batch_not_leading(%q: tensor<128x4x64xf16>, %k: tensor<4x64x128xf16>)
   %p = linalg.generic {indexing_maps = [affine_map<(b, i, j, k) -> (i, b, k)>, affine_map<(b, i, j, k) -> (b, k, j)>, affine_map<(b, i, j, k) -> (b, i, j)>],
                        iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
       ins(%q, %k : tensor<128x4x64xf16>, tensor<4x64x128xf16>) outs(%f : tensor<4x128x128xf32>) {
+  ^bb0(%a: f16, %b: f16, %acc: f32):
+    %a32 = arith.extf %a : f16 to f32
+    %b32 = arith.extf %b : f16 to f32
+    %m = arith.mulf %a32, %b32 : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x128x128xf32>
+  return %p : tensor<4x128x128xf32>
+}
+
+// Attention's scores with Q and K where the projections wrote them,
+// [b, s, h, d]: batches (b, h) not contiguous (two batch dimensions, the
+// block's z index delinearized), rows h*d = 256 elements apart.
+func.func @heads(%q: tensor<2x128x4x64xf16>, %k: tensor<2x128x4x64xf16>) -> tensor<2x4x128x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x128x128xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x128x128xf32>) -> tensor<2x4x128x128xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, d) -> (b, i, h, d)>, affine_map<(b, h, i, j, d) -> (b, j, h, d)>, affine_map<(b, h, i, j, d) -> (b, h, i, j)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<2x128x4x64xf16>, tensor<2x128x4x64xf16>) outs(%f : tensor<2x4x128x128xf32>) {
+  ^bb0(%a: f16, %b: f16, %acc: f32):
+    %a32 = arith.extf %a : f16 to f32
+    %b32 = arith.extf %b : f16 to f32
+    %m = arith.mulf %a32, %b32 : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x4x128x128xf32>
+  return %p : tensor<2x4x128x128xf32>
+}
+
+// P V writing the context as [b, s, h, d] (C transposed too).
+func.func @context_in_rows(%p: tensor<2x4x128x128xf16>, %v: tensor<2x128x4x64xf16>) -> tensor<2x128x4x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x128x4x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x128x4x64xf32>) -> tensor<2x128x4x64xf32>
+  %c = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, k) -> (b, h, i, k)>, affine_map<(b, h, i, j, k) -> (b, k, h, j)>, affine_map<(b, h, i, j, k) -> (b, i, h, j)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<2x4x128x128xf16>, tensor<2x128x4x64xf16>) outs(%f : tensor<2x128x4x64xf32>) {
+  ^bb0(%a: f16, %b: f16, %acc: f32):
+    %a32 = arith.extf %a : f16 to f32
+    %b32 = arith.extf %b : f16 to f32
+    %m = arith.mulf %a32, %b32 : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x128x4x64xf32>
+  return %c : tensor<2x128x4x64xf32>
+}
+
+// A stored K x M (M innermost): its rows are not K-contiguous.
+func.func @k_major_a(%x: tensor<4x64x128xf16>, %w: tensor<64x128xf16>) -> tensor<4x128x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x128x128xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x128x128xf32>) -> tensor<4x128x128xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(b, i, j, k) -> (b, k, i)>, affine_map<(b, i, j, k) -> (k, j)>, affine_map<(b, i, j, k) -> (b, i, j)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<4x64x128xf16>, tensor<64x128xf16>) outs(%f : tensor<4x128x128xf32>) {
   ^bb0(%a: f16, %b: f16, %acc: f32):
     %a32 = arith.extf %a : f16 to f32
     %b32 = arith.extf %b : f16 to f32

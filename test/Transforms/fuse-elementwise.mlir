@@ -73,3 +73,119 @@ func.func @into_contraction(%e: tensor<32x64xf32>, %sum: tensor<32xf32>, %v: ten
   } -> tensor<32x16xf32>
   return %o : tensor<32x16xf32>
 }
+
+// -----
+
+// A transpose feeding a contraction is a copy: it folds into the
+// contraction's input map (Q read as [b, s, h, d]). A computing producer
+// (the projection's bias) does not fuse into the transpose: it stays in
+// its own layout, where the projection GEMM's epilogue can take it.
+// CHECK-DAG: #[[QMAP:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d1, d4)>
+// CHECK-LABEL: func.func @transpose_into_consumer
+// CHECK: %[[BIASED:.*]] = linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<2x16x4x8xf32>, tensor<4x8xf32>) outs(%{{.*}} : tensor<2x16x4x8xf32>)
+// CHECK: arith.addf
+// CHECK: linalg.generic {indexing_maps = [#[[QMAP]], #{{.*}}, #{{.*}}], {{.*}} ins(%[[BIASED]], %arg2 : tensor<2x16x4x8xf32>, tensor<2x4x8x16xf32>)
+// CHECK-NOT: linalg.transpose
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @transpose_into_consumer(%q: tensor<2x16x4x8xf32>, %bias: tensor<4x8xf32>, %kt: tensor<2x4x8x16xf32>) -> tensor<2x4x16x16xf32> {
+  %e0 = tensor.empty() : tensor<2x16x4x8xf32>
+  %qb = linalg.generic {indexing_maps = [affine_map<(b, s, h, d) -> (b, s, h, d)>, affine_map<(b, s, h, d) -> (h, d)>, affine_map<(b, s, h, d) -> (b, s, h, d)>],
+                        iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%q, %bias : tensor<2x16x4x8xf32>, tensor<4x8xf32>) outs(%e0 : tensor<2x16x4x8xf32>) {
+  ^bb0(%x: f32, %c: f32, %o: f32):
+    %r = arith.addf %x, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x16x4x8xf32>
+  %e1 = tensor.empty() : tensor<2x4x16x8xf32>
+  %qt = linalg.transpose ins(%qb : tensor<2x16x4x8xf32>) outs(%e1 : tensor<2x4x16x8xf32>) permutation = [0, 2, 1, 3]
+  %zero = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<2x4x16x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e2 : tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, k) -> (b, h, i, k)>, affine_map<(b, h, i, j, k) -> (b, h, k, j)>, affine_map<(b, h, i, j, k) -> (b, h, i, j)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%qt, %kt : tensor<2x4x16x8xf32>, tensor<2x4x8x16xf32>) outs(%f : tensor<2x4x16x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x16x16xf32>
+  return %s : tensor<2x4x16x16xf32>
+}
+
+// -----
+
+// A transpose of a contraction's result folds into the contraction's
+// output map (P V writes [b, s, h, d]), not into the next contraction,
+// which then reads a plain [b, s, h*d] operand; the zero fill is
+// recreated in the transposed shape.
+// CHECK-DAG: #[[CMAP:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d1, d3)>
+// CHECK-LABEL: func.func @transpose_into_contraction_output
+// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x16x4x8xf32>)
+// CHECK: %[[CTX:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #[[CMAP]]], {{.*}} outs(%[[F]] : tensor<2x16x4x8xf32>)
+// CHECK: tensor.collapse_shape %[[CTX]] {{\[\[}}0], [1], [2, 3]] : tensor<2x16x4x8xf32> into tensor<2x16x32xf32>
+// CHECK-NOT: linalg.transpose
+// CHECK: return
+func.func @transpose_into_contraction_output(%p: tensor<2x4x16x16xf32>, %v: tensor<2x4x16x8xf32>) -> tensor<2x16x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<2x4x16x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x4x16x8xf32>) -> tensor<2x4x16x8xf32>
+  %c = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, k) -> (b, h, i, k)>, affine_map<(b, h, i, j, k) -> (b, h, k, j)>, affine_map<(b, h, i, j, k) -> (b, h, i, j)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : tensor<2x4x16x16xf32>, tensor<2x4x16x8xf32>) outs(%f : tensor<2x4x16x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x16x8xf32>
+  %e1 = tensor.empty() : tensor<2x16x4x8xf32>
+  %t = linalg.transpose ins(%c : tensor<2x4x16x8xf32>) outs(%e1 : tensor<2x16x4x8xf32>) permutation = [0, 2, 1, 3]
+  %r = tensor.collapse_shape %t [[0], [1], [2, 3]] : tensor<2x16x4x8xf32> into tensor<2x16x32xf32>
+  return %r : tensor<2x16x32xf32>
+}
+
+// -----
+
+// An elementwise producer whose transpose is returned writes the
+// transposed layout itself (its init is the transpose's: never read).
+// CHECK-DAG: #[[T:.*]] = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-LABEL: func.func @transpose_into_elementwise_output
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<16x8xf32>
+// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #[[T]]], {{.*}} ins(%arg0 : tensor<8x16xf32>) outs(%[[E]] : tensor<16x8xf32>)
+// CHECK: math.exp
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[R]]
+func.func @transpose_into_elementwise_output(%x: tensor<8x16xf32>) -> tensor<16x8xf32> {
+  %e0 = tensor.empty() : tensor<8x16xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<8x16xf32>) outs(%e0 : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.exp %a : f32
+    linalg.yield %r : f32
+  } -> tensor<8x16xf32>
+  %e1 = tensor.empty() : tensor<16x8xf32>
+  %t = linalg.transpose ins(%y : tensor<8x16xf32>) outs(%e1 : tensor<16x8xf32>) permutation = [1, 0]
+  return %t : tensor<16x8xf32>
+}
+
+// -----
+
+// A producer that reads an init other than a fill (a running sum in an
+// argument) cannot be recreated transposed: the transpose stays a copy.
+// CHECK-LABEL: func.func @transposed_accumulator_stays
+// CHECK: %[[A:.*]] = linalg.generic {{.*}} outs(%arg1 : tensor<8x16xf32>)
+// CHECK: %[[T:.*]] = linalg.generic {{.*}} ins(%[[A]] : tensor<8x16xf32>) outs(%{{.*}} : tensor<16x8xf32>)
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: linalg.yield %[[IN]]
+// CHECK: return %[[T]]
+func.func @transposed_accumulator_stays(%x: tensor<8x16xf32>, %acc: tensor<8x16xf32>) -> tensor<16x8xf32> {
+  %a = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : tensor<8x16xf32>) outs(%acc : tensor<8x16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.addf %v, %o : f32
+    linalg.yield %r : f32
+  } -> tensor<8x16xf32>
+  %e = tensor.empty() : tensor<16x8xf32>
+  %t = linalg.transpose ins(%a : tensor<8x16xf32>) outs(%e : tensor<16x8xf32>) permutation = [1, 0]
+  return %t : tensor<16x8xf32>
+}

@@ -125,6 +125,28 @@ def FuseElementwisePass : Pass<"opsnn-fuse-elementwise"> {
     not join the softmax's row group. Casts still fuse (f16 operands
     extended in the payload are what the tensor-core kernel matches).
 
+    Transposes cost no copy: `linalg.transpose` is generalized, and the
+    copy fuses into its consumer's input map (attention's Q, K and V read
+    where the projections wrote them, [b, s, h, d]); a computing producer
+    does not fuse into a transpose (the projection's bias stays in its own
+    layout, for the GEMM's epilogue). A transpose left over, or one of a
+    contraction's result (P V's context, which would otherwise make the
+    output projection's K dimensions non-adjacent), folds into its
+    producer's output map in a second round, the producer's zero fill
+    recreated in the transposed shape:
+
+    ```mlir
+    %c = linalg.generic {indexing_maps = [..., (b, h, i, j, k) -> (b, h, i, j)]}
+        ins(%p, %v) outs(%fill : tensor<2x4x16x8xf32>) ...
+    %t = linalg.transpose ins(%c) outs(%e : tensor<2x16x4x8xf32>)
+        permutation = [0, 2, 1, 3]
+    // becomes
+    %c = linalg.generic {indexing_maps = [..., (b, h, i, j, k) -> (b, i, h, j)]}
+        ins(%p, %v) outs(%fill2 : tensor<2x16x4x8xf32>) ...
+    ```
+
+    A producer that reads an init other than a fill keeps the copy.
+
     The lower-to-linalg stage of both pipelines runs it in place of
     `-linalg-fuse-elementwise-ops`.
   }];
