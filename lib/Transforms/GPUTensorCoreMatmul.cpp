@@ -120,6 +120,7 @@ public:
   std::array<Value, 3> getOperands() const { return {mm.a, mm.b, mm.c}; }
   void setOperands(std::array<Value, 3> operands) {
     std::tie(mm.a, mm.b, mm.c) = std::tuple_cat(operands);
+    batchRow0 = nullptr;
   }
 
   /// A batched GEMM: from here on A, B and C are the 2-D slices of batch
@@ -153,7 +154,11 @@ public:
     mm.a = slice(mm.a);
     mm.b = slice(mm.b);
     mm.c = slice(mm.c);
+    batchRow0 = mul(index, mm.m);
   }
+  /// The first row of the bound batch in the epilogue's (batch * M) x N
+  /// space; null outside a batch.
+  Value batchRow0;
   /// M is not a multiple of BM: the last block row reaches past M. Its A
   /// copies read row M-1 instead (those rows of the accumulators only feed
   /// rows >= M) and its rows >= M are not stored.
@@ -306,8 +311,13 @@ public:
                                           ValueRange{row, col},
                                           ArrayRef<bool>{rowsInBounds, true});
         if (applyEpilogue && ep.hasStages())
-          ep.applyToFragment(b, loc, acc, row, col);
+          ep.applyToFragment(b, loc, acc, epilogueRow(row), col);
       }
+  }
+
+  /// `row` of the bound batch's slice as a row of the epilogue's space.
+  Value epilogueRow(Value row) {
+    return batchRow0 ? add(row, batchRow0) : row;
   }
 
   /// Apply the epilogue where the accumulators are stored (CPU form).
@@ -394,7 +404,7 @@ private:
                                           ValueRange{rowR, col},
                                           ArrayRef<bool>{true});
         if (ep.hasStages())
-          ep.applyAndStore(b, loc, elements, rowR, col);
+          ep.applyAndStore(b, loc, elements, epilogueRow(rowR), col);
         scf::YieldOp::create(b, loc);
       });
     }
@@ -597,7 +607,11 @@ matchTensorCoreContraction(linalg::GenericOp op, bool allowTF32) {
     mm.epilogue = matchTensorCoreEpilogue(op, gemm->c, gemm->cView.groups);
     return mm;
   }
-  // C's N dimensions come last; all others are rows here.
+  // C's N dimensions come last; all others are rows here: with the batch
+  // dimensions leading C in one contiguous group, batch i's rows are rows
+  // i * M ... of that (batch * M) x N space, and the elementwise consumers
+  // (attention's scaling of the scores) fuse as for one GEMM.
+  // Otherwise only C's fill folds.
   int64_t rank = cast<MemRefType>(gemm->c.getType()).getRank();
   int64_t numN = gemm->cView.groups.back().size();
   ReassociationIndices rows, cols;
@@ -605,7 +619,9 @@ matchTensorCoreContraction(linalg::GenericOp op, bool allowTF32) {
     (i < rank - numN ? rows : cols).push_back(i);
   TensorCoreEpilogue epilogue =
       matchTensorCoreEpilogue(op, gemm->c, {rows, cols});
-  if (!epilogue.hasStages())
+  bool batchesAreRows = gemm->cView.isIdentityPermutation() &&
+                        gemm->cView.groups.size() == 3;
+  if (batchesAreRows || !epilogue.hasStages())
     mm.epilogue = epilogue;
   return mm;
 }
@@ -922,7 +938,10 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
 static void guardRaggedRowStores(gpu::LaunchOp launch, Value c, int64_t m) {
   SmallVector<vector::StoreOp> stores;
   launch.walk([&](vector::StoreOp store) {
-    if (store.getBase() == c)
+    // Into C or a batch's slice of it (whose rows past M are the next
+    // batch's).
+    auto slice = store.getBase().getDefiningOp<memref::SubViewOp>();
+    if (store.getBase() == c || (slice && slice.getSource() == c))
       stores.push_back(store);
   });
   for (vector::StoreOp store : stores) {
@@ -1033,7 +1052,8 @@ struct GPUTensorCoreMatmulPass
           return signalPassFailure();
         if (toNVGPU && mm->m % cfg->blockM)
           guardRaggedRowStores(launch, mm->c, mm->m);
-        if (failed(mm->epilogue.rewriteProductStores(launch, mm->c)))
+        if (failed(mm->epilogue.rewriteProductStores(
+                launch, mm->c, mm->batch > 1 ? mm->m : 0)))
           return signalPassFailure();
         if (toNVGPU && failed(finalizeMmaOperandTypes(launch, mm->elementType)))
           return signalPassFailure();

@@ -38,6 +38,7 @@
 #include "mlir/Analysis/AliasAnalysis/LocalAliasAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -75,7 +76,8 @@ private:
   void matchInit();
   bool accept(linalg::GenericOp stage, ArrayRef<linalg::GenericOp> stages);
   bool isFusable(linalg::GenericOp stage, Value current);
-  FailureOr<EpilogueOperand> gemmView(Value v, AffineMap map);
+  FailureOr<EpilogueOperand> gemmView(Value v, AffineMap map,
+                                      bool partialRows = false);
   bool canMoveAcross(ArrayRef<linalg::GenericOp> stages);
   bool computeStoreProduct(ArrayRef<linalg::GenericOp> stages);
   SmallVector<Value> deadBuffers(ArrayRef<linalg::GenericOp> stages);
@@ -189,8 +191,14 @@ static bool isEpiloguePayloadOp(Operation &op) {
 /// dimensions) in the M x N space: each group of gemmDims must appear as a
 /// run of consecutive results in order (one dimension of the view) or not
 /// at all; constant results stay. For a matmul every map qualifies as is.
-FailureOr<EpilogueOperand> EpilogueMatcher::gemmView(Value v, AffineMap map) {
+/// With `partialRows`, a row dimension read apart from the rest of its
+/// group is taken from the row index, (row floordiv stride) mod size (a
+/// batched GEMM's rows are (batch..., M...): attention's mask reads the
+/// batch and the column only).
+FailureOr<EpilogueOperand> EpilogueMatcher::gemmView(Value v, AffineMap map,
+                                                     bool partialRows) {
   auto type = cast<MemRefType>(v.getType());
+  ArrayRef<int64_t> cShape = cast<MemRefType>(c.getType()).getShape();
   MLIRContext *ctx = map.getContext();
   SmallVector<int64_t> groupOf(map.getNumDims());
   for (auto [g, group] : llvm::enumerate(gemmDims))
@@ -208,10 +216,26 @@ FailureOr<EpilogueOperand> EpilogueMatcher::gemmView(Value v, AffineMap map) {
     }
     int64_t g = groupOf[dim.getPosition()];
     ArrayRef<int64_t> group = gemmDims[g];
+    bool wholeRun = r + group.size() <= e;
+    for (auto [i, d] : llvm::enumerate(group))
+      wholeRun = wholeRun && map.getResult(r + i) == getAffineDimExpr(d, ctx);
+    if (!wholeRun) {
+      if (!partialRows || g != 0)
+        return failure();
+      int64_t stride = 1;
+      for (int64_t d : llvm::reverse(group)) {
+        if (d == int64_t(dim.getPosition()))
+          break;
+        stride *= cShape[d];
+      }
+      view.collapse.push_back({r++});
+      results.push_back(getAffineDimExpr(0, ctx).floorDiv(stride) %
+                        cShape[dim.getPosition()]);
+      continue;
+    }
     ReassociationIndices run;
     for (int64_t d : group) {
-      if (r >= e || map.getResult(r) != getAffineDimExpr(d, ctx))
-        return failure();
+      (void)d;
       run.push_back(r++);
     }
     collapses |= run.size() > 1;
@@ -291,7 +315,7 @@ bool EpilogueMatcher::isFusable(linalg::GenericOp stage, Value current) {
     }
     if (!map.isProjectedPermutation(/*allowZeroInResults=*/true))
       return reject("operand indexing map is not a projected permutation");
-    FailureOr<EpilogueOperand> view = gemmView(v, map);
+    FailureOr<EpilogueOperand> view = gemmView(v, map, /*partialRows=*/true);
     if (failed(view))
       return reject("operand map does not collapse to the M x N view (it "
                     "reads the row dimensions apart or out of order)");
@@ -579,8 +603,14 @@ static Value loadOperand(OpBuilder &b, Location loc, const EpilogueOperand &op,
         colDim = i;
       continue;
     }
-    indices.push_back(arith::ConstantIndexOp::create(
-        b, loc, cast<AffineConstantExpr>(expr).getValue()));
+    if (auto constant = dyn_cast<AffineConstantExpr>(expr)) {
+      indices.push_back(
+          arith::ConstantIndexOp::create(b, loc, constant.getValue()));
+      continue;
+    }
+    // A row dimension of its own: (row floordiv stride) mod size.
+    indices.push_back(affine::AffineApplyOp::create(
+        b, loc, AffineMap::get(2, 0, expr), ValueRange{row, col}));
   }
   if (!colDim) {
     Value scalar = memref::LoadOp::create(b, loc, v, indices);
@@ -667,25 +697,32 @@ void TensorCoreEpilogue::applyToFragment(OpBuilder &b, Location loc, Value acc,
 /// One store of the product written by the kernel builder: a 16x8 fragment
 /// transfer_write (the CPU and unconverted GPU forms) or a lane's row of a
 /// fragment (after the nvgpu conversion).
+/// `store` of product elements replaced by the epilogue's; `rowOffset`
+/// (may be null) is added to its row: the first row of a batch's slice.
 static LogicalResult rewriteOneProductStore(const TensorCoreEpilogue &ep,
-                                            Operation *store) {
+                                            Operation *store,
+                                            Value rowOffset = nullptr) {
   OpBuilder b(store->getContext());
   b.setInsertionPointAfter(store);
   Location loc = store->getLoc();
+  auto globalRow = [&](Value row) -> Value {
+    return rowOffset ? arith::AddIOp::create(b, loc, row, rowOffset) : row;
+  };
   if (auto rowStore = dyn_cast<vector::StoreOp>(store)) {
     if (rowStore.getVectorType().getRank() != 1 ||
         rowStore.getIndices().size() != 2)
       return store->emitError("unexpected store of the product: ") << *store;
     ep.applyAndStore(b, loc, rowStore.getValueToStore(),
-                     rowStore.getIndices()[0], rowStore.getIndices()[1]);
+                     globalRow(rowStore.getIndices()[0]),
+                     rowStore.getIndices()[1]);
   } else if (auto write = dyn_cast<vector::TransferWriteOp>(store)) {
     VectorType type = write.getVectorType();
     if (type.getRank() != 2 || !write.getPermutationMap().isMinorIdentity() ||
         write.hasOutOfBoundsDim() || write.getMask() ||
         write.getIndices().size() != 2)
       return store->emitError("unexpected store of the product: ") << *store;
-    ep.applyToFragment(b, loc, write.getVector(), write.getIndices()[0],
-                       write.getIndices()[1]);
+    ep.applyToFragment(b, loc, write.getVector(),
+                       globalRow(write.getIndices()[0]), write.getIndices()[1]);
   } else {
     return store->emitError("unexpected store of the product: ") << *store;
   }
@@ -694,17 +731,39 @@ static LogicalResult rewriteOneProductStore(const TensorCoreEpilogue &ep,
   return success();
 }
 
-LogicalResult TensorCoreEpilogue::rewriteProductStores(Operation *kernel,
-                                                       Value c) const {
+LogicalResult TensorCoreEpilogue::rewriteProductStores(
+    Operation *kernel, Value c, int64_t rowsPerBatch) const {
   if (!hasStages())
     return success();
-  SmallVector<Operation *> stores;
-  kernel->walk([&](Operation *op) {
-    if (op != kernel && hasEffect<MemoryEffects::Write>(op, c))
-      stores.push_back(op);
-  });
-  for (Operation *store : stores)
-    if (failed(rewriteOneProductStore(*this, store)))
+  SmallVector<std::pair<Operation *, Value>> stores;
+  auto collect = [&](Value target, Value batch) {
+    kernel->walk([&](Operation *op) {
+      if (op != kernel && hasEffect<MemoryEffects::Write>(op, target))
+        stores.push_back({op, batch});
+    });
+  };
+  collect(c, nullptr);
+  // A batched GEMM's stores go to a batch's slice of C: rows of batch i
+  // are rows i * rowsPerBatch ... of the epilogue's space.
+  if (rowsPerBatch) {
+    SmallVector<memref::SubViewOp> slices;
+    kernel->walk([&](memref::SubViewOp slice) {
+      if (slice.getSource() == c)
+        slices.push_back(slice);
+    });
+    for (memref::SubViewOp slice : slices) {
+      OpBuilder b(slice->getContext());
+      b.setInsertionPointAfter(slice);
+      Value batch = getValueOrCreateConstantIndexOp(
+          b, slice.getLoc(), slice.getMixedOffsets().front());
+      Value offset = arith::MulIOp::create(
+          b, slice.getLoc(), batch,
+          arith::ConstantIndexOp::create(b, slice.getLoc(), rowsPerBatch));
+      collect(slice.getResult(), offset);
+    }
+  }
+  for (auto [store, rowOffset] : stores)
+    if (failed(rewriteOneProductStore(*this, store, rowOffset)))
       return failure();
   return success();
 }

@@ -30,7 +30,8 @@ struct EpilogueOperand {
   /// The buffer, or once TensorCoreEpilogue::buildViews ran, its M x N
   /// view; a scalar operand itself.
   Value value;
-  /// (m, n) -> the indices of `value`: a projected permutation (null for a
+  /// (m, n) -> the indices of `value`: m, n or constants, and for a row
+  /// dimension read on its own (m floordiv stride) mod size (null for a
   /// scalar).
   AffineMap map;
   /// The memref.collapse_shape that gives the view (empty: none needed).
@@ -91,8 +92,12 @@ struct TensorCoreEpilogue {
   /// lane's `vector.store` of vector<2xf32>) with the epilogue's; keeps it
   /// only if `storeProduct`. Nothing to do without stages.
   LogicalResult rewriteProductStore(Operation *store) const;
-  /// The same for every store into `c` inside `kernel`.
-  LogicalResult rewriteProductStores(Operation *kernel, Value c) const;
+  /// The same for every store into `c` inside `kernel`, and with
+  /// `rowsPerBatch` into a batch's slice of it (a memref.subview whose first
+  /// offset is the batch): its rows are the epilogue's rows from batch *
+  /// rowsPerBatch on.
+  LogicalResult rewriteProductStores(Operation *kernel, Value c,
+                                     int64_t rowsPerBatch = 0) const;
 
   /// Erases `producer` and what the kernel absorbed (with the views of
   /// dead buffers left unused).
@@ -106,7 +111,9 @@ struct TensorCoreEpilogue {
 /// columns: {{0}, {1}} for a matmul, {{0, 1, 2}, {3}} for an NHWC
 /// convolution (M = N*OH*OW, N = F). A consumer is fused when each operand
 /// map reads every group's dimensions in order and together, or none of
-/// them, so that it collapses to the M x N space.
+/// them, so that it collapses to the M x N space; a row dimension read on
+/// its own is taken from the row index ((row floordiv stride) mod size: a
+/// batched GEMM's mask per batch, a per-image operand of a convolution).
 TensorCoreEpilogue
 matchTensorCoreEpilogue(linalg::LinalgOp producer, Value product,
                         ArrayRef<ReassociationIndices> gemmDims);

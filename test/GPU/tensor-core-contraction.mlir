@@ -9,7 +9,10 @@
 // and context in [b, s, h, d] are read and written through transposed
 // views (memref.transpose), several batch dimensions through the block's
 // delinearized z index. An A stored K x M, dimensions interleaved in an
-// operand, or a payload other than acc + a * b keep the generic path. The arithmetic
+// operand, or a payload other than acc + a * b keep the generic path. A
+// batched GEMM's elementwise consumers fuse into its epilogue when C's
+// batch dimensions lead it (rows of C viewed as batch * M x N); a ragged
+// M's stores into each batch's slice are guarded. The arithmetic
 // runs on the CPU in Integration/CPU/tensor-core-contraction-emulated.mlir.
 // REQUIRES: ptxas
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true" | %ptxas_check --arch sm_80 --arch sm_90 | FileCheck %s --check-prefix=PTXAS
@@ -30,6 +33,10 @@
 // PTXAS: OK heads_kernel/heads_kernel sm_90
 // PTXAS: OK context_in_rows_kernel/context_in_rows_kernel sm_80
 // PTXAS: OK context_in_rows_kernel/context_in_rows_kernel sm_90
+// PTXAS: OK batched_scaled_kernel/batched_scaled_kernel sm_80
+// PTXAS: OK batched_scaled_kernel/batched_scaled_kernel sm_90
+// PTXAS: OK batched_ragged_kernel/batched_ragged_kernel sm_80
+// PTXAS: OK batched_ragged_kernel/batched_ragged_kernel sm_90
 // PTXAS-NOT: FAIL
 
 // PTX-LABEL: gpu.binary @projection_kernel
@@ -58,6 +65,9 @@
 // PTX-NOT: mma.sync
 // PTX-LABEL: gpu.binary @not_multiply_add_kernel
 // PTX-NOT: mma.sync
+// PTX-LABEL: gpu.binary @batched_scaled_kernel
+// PTX-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// PTX-NOT: gpu.binary @batched_scaled_kernel_
 
 // CHECK-LABEL: func.func @projection
 // CHECK-DAG: %[[A:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : memref<4x128x256xf16> into memref<512x256xf16>
@@ -108,6 +118,23 @@
 // CHECK-LABEL: func.func @not_multiply_add
 // CHECK-NOT: gpu.launch
 // CHECK: linalg.generic
+// CHECK-LABEL: func.func @batched_scaled
+// CHECK: %[[ROWS:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : memref<4x128x128xf32> into memref<512x128xf32>
+// CHECK: gpu.launch
+// CHECK: nvgpu.mma.sync
+// CHECK: %[[MASK:.*]] = vector.load %arg2[%{{.*}}, %{{.*}}] {{.*}} : memref<4x128xf32>, vector<2xf32>
+// CHECK: %[[SCALED:.*]] = arith.mulf %{{.*}}, %{{.*}} : vector<2xf32>
+// CHECK: %[[MASKED:.*]] = arith.addf %[[SCALED]], %[[MASK]] : vector<2xf32>
+// CHECK: vector.store %[[MASKED]], %[[ROWS]]
+// CHECK-NOT: linalg.generic
+// CHECK-LABEL: func.func @batched_ragged
+// CHECK: gpu.launch
+// CHECK: %[[SLICE:.*]] = memref.subview %{{.*}} [1, 40, 128] [1, 1, 1] : memref<4x40x128xf32> to memref<40x128xf32
+// CHECK: nvgpu.mma.sync
+// CHECK: scf.if
+// CHECK-NEXT: vector.store %{{.*}}, %[[SLICE]]
+// CHECK: scf.if
+// CHECK-NEXT: vector.store %{{.*}}, %[[SLICE]]
 
 func.func @projection(%x: tensor<4x128x256xf16>, %w: tensor<256x4x64xf16>) -> tensor<4x128x4x64xf32> {
   %zero = arith.constant 0.0 : f32
@@ -269,4 +296,52 @@ func.func @not_multiply_add(%x: tensor<4x128x256xf16>, %w: tensor<256x256xf16>) 
     linalg.yield %s : f32
   } -> tensor<4x128x256xf32>
   return %p : tensor<4x128x256xf32>
+}
+
+// The scores' scaling and a mask per (batch, key) fuse into a batched
+// GEMM's epilogue: batch i's stores are rows i * 128 ... of C viewed as
+// (4 * 128) x 128; the mask's row is (row floordiv 128).
+func.func @batched_scaled(%q: tensor<4x128x64xf16>, %k: tensor<4x128x64xf16>, %mask: tensor<4x128xf32>) -> tensor<4x128x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %scale = arith.constant 0.125 : f32
+  %e = tensor.empty() : tensor<4x128x128xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x128x128xf32>) -> tensor<4x128x128xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(b, i, j, k) -> (b, i, k)>, affine_map<(b, i, j, k) -> (b, j, k)>, affine_map<(b, i, j, k) -> (b, i, j)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<4x128x64xf16>, tensor<4x128x64xf16>) outs(%f : tensor<4x128x128xf32>) {
+  ^bb0(%a: f16, %b: f16, %acc: f32):
+    %a32 = arith.extf %a : f16 to f32
+    %b32 = arith.extf %b : f16 to f32
+    %m = arith.mulf %a32, %b32 : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x128x128xf32>
+  %e2 = tensor.empty() : tensor<4x128x128xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%p, %mask : tensor<4x128x128xf32>, tensor<4x128xf32>) outs(%e2 : tensor<4x128x128xf32>) {
+  ^bb0(%x: f32, %mk: f32, %o: f32):
+    %r = arith.mulf %x, %scale : f32
+    %t = arith.addf %r, %mk : f32
+    linalg.yield %t : f32
+  } -> tensor<4x128x128xf32>
+  return %y : tensor<4x128x128xf32>
+}
+
+// M = 40 rows per batch: the last block row's rows past 40 would be the
+// next batch's, so the stores into each batch's slice are guarded.
+func.func @batched_ragged(%q: tensor<4x40x64xf16>, %k: tensor<4x128x64xf16>) -> tensor<4x40x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x40x128xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x40x128xf32>) -> tensor<4x40x128xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(b, i, j, k) -> (b, i, k)>, affine_map<(b, i, j, k) -> (b, j, k)>, affine_map<(b, i, j, k) -> (b, i, j)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<4x40x64xf16>, tensor<4x128x64xf16>) outs(%f : tensor<4x40x128xf32>) {
+  ^bb0(%a: f16, %b: f16, %acc: f32):
+    %a32 = arith.extf %a : f16 to f32
+    %b32 = arith.extf %b : f16 to f32
+    %m = arith.mulf %a32, %b32 : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x40x128xf32>
+  return %p : tensor<4x40x128xf32>
 }

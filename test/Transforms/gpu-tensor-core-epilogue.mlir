@@ -280,16 +280,20 @@ func.func @conv_consumers(%in: memref<1x10x10x32xf16>, %f: memref<3x3x32x64xf16>
 #hw = affine_map<(n, h, w, f) -> (n, w, h, f)>
 
 // The residual is read with OH and OW swapped: row m of the M x N view is
-// not (n, oh, ow) of that buffer, so the consumer keeps the generic path
-// and the kernel stores the product through the output's view (its fill
-// still folded).
+// not a row of that buffer, but each of its indices is one of the row's
+// dimensions, (m floordiv stride) mod size: oh = (m floordiv 8) mod 8,
+// ow = m mod 8. The consumer is the epilogue; the residual is read in
+// place (no view).
+// CHECK-DAG: #[[OH:.+]] = affine_map<(d0, d1) -> ((d0 floordiv 8) mod 8)>
+// CHECK-DAG: #[[OW:.+]] = affine_map<(d0, d1) -> (d0 mod 8)>
 // CHECK-LABEL: func.func @conv_consumer_swaps_oh_ow
 // CHECK-NOT: linalg.fill
-// CHECK: %[[VIEW:.+]] = memref.collapse_shape %{{.+}} {{\[\[}}0, 1, 2], [3]] : memref<1x8x8x64xf32> into memref<64x64xf32>
 // CHECK: gpu.launch
-// CHECK: vector.transfer_write {{.*}}, %[[VIEW]][{{.*}}] {{.*}} : vector<16x8xf32>, memref<64x64xf32>
+// CHECK: %[[ROWOW:.+]] = affine.apply #[[OW]](%[[ROW:.+]], %{{.+}})
+// CHECK: %[[ROWOH:.+]] = affine.apply #[[OH]](%[[ROW]], %{{.+}})
+// CHECK: vector.load %arg2[%{{.+}}, %[[ROWOW]], %[[ROWOH]], %{{.+}}] : memref<1x8x8x64xf32>, vector<8xf32>
 // CHECK: gpu.terminator
-// CHECK: linalg.generic
+// CHECK-NOT: linalg.generic
 func.func @conv_consumer_swaps_oh_ow(%in: memref<1x10x10x32xf16>, %f: memref<3x3x32x64xf16>,
                                      %res: memref<1x8x8x64xf32>) -> memref<1x8x8x64xf32> {
   %zero = arith.constant 0.0 : f32
@@ -309,31 +313,41 @@ func.func @conv_consumer_swaps_oh_ow(%in: memref<1x10x10x32xf16>, %f: memref<3x3
 
 // -----
 
-#id = affine_map<(n, h, w, f) -> (n, h, w, f)>
-#col = affine_map<(n, h, w, f) -> (w)>
+#x = affine_map<(b, s, h, e, k) -> (b, s, k)>
+#w = affine_map<(b, s, h, e, k) -> (k, h, e)>
+#o = affine_map<(b, s, h, e, k) -> (b, s, h, e)>
+#id4 = affine_map<(b, s, h, e) -> (b, s, h, e)>
+#e = affine_map<(b, s, h, e) -> (e)>
 
-// An operand read per output column OW alone (not all of N, OH, OW): not
-// expressible in the M x N view either.
-// CHECK-LABEL: func.func @conv_consumer_per_column
+// A projection's columns are (h, e): an operand read per e alone takes a
+// column dimension apart, which the epilogue does not (its loads are rows
+// of consecutive columns): the consumer stays.
+// CHECK-LABEL: func.func @column_dimension_apart
 // CHECK: gpu.launch
-// CHECK: vector.transfer_write {{.*}} : vector<16x8xf32>, memref<64x64xf32>
 // CHECK: gpu.terminator
 // CHECK: linalg.generic
-func.func @conv_consumer_per_column(%in: memref<1x10x10x32xf16>, %f: memref<3x3x32x64xf16>,
-                                    %v: memref<8xf32>) -> memref<1x8x8x64xf32> {
+func.func @column_dimension_apart(%x: memref<2x16x32xf16>, %wt: memref<32x2x16xf16>,
+                                  %v: memref<16xf32>) -> memref<2x16x2x16xf32> {
   %zero = arith.constant 0.0 : f32
-  %c = memref.alloc() : memref<1x8x8x64xf32>
-  linalg.fill ins(%zero : f32) outs(%c : memref<1x8x8x64xf32>)
-  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-      ins(%in, %f : memref<1x10x10x32xf16>, memref<3x3x32x64xf16>) outs(%c : memref<1x8x8x64xf32>)
-  %out = memref.alloc() : memref<1x8x8x64xf32>
-  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
-      ins(%c, %v : memref<1x8x8x64xf32>, memref<8xf32>) outs(%out : memref<1x8x8x64xf32>) {
-  ^bb0(%x: f32, %r: f32, %o: f32):
-    %s = arith.addf %x, %r : f32
+  %c = memref.alloc() : memref<2x16x2x16xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x16x2x16xf32>)
+  linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %wt : memref<2x16x32xf16>, memref<32x2x16xf16>) outs(%c : memref<2x16x2x16xf32>) {
+  ^bb0(%a: f16, %b: f16, %acc: f32):
+    %a32 = arith.extf %a : f16 to f32
+    %b32 = arith.extf %b : f16 to f32
+    %m = arith.mulf %a32, %b32 : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  }
+  %out = memref.alloc() : memref<2x16x2x16xf32>
+  linalg.generic {indexing_maps = [#id4, #e, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %v : memref<2x16x2x16xf32>, memref<16xf32>) outs(%out : memref<2x16x2x16xf32>) {
+  ^bb0(%y: f32, %r: f32, %o: f32):
+    %s = arith.addf %y, %r : f32
     linalg.yield %s : f32
   }
-  return %out : memref<1x8x8x64xf32>
+  return %out : memref<2x16x2x16xf32>
 }
 
 // -----
