@@ -9,7 +9,8 @@
 #  3. runs the tensor-core GEMM (2048x2048x1024 f16 -> f32) with and
 #     without tensor-cores=true, checked against NumPy, with times;
 #  4. runs the zoo's tiny transformers as imported from ONNX
-#     (bench/gpu/zoo_transformers.py: bert_tiny, vit_tiny), generic vs
+#     (bench/gpu/zoo_transformers.py: bert_tiny, vit_tiny, and one
+#     BERT-base layer at batch 8), generic vs
 #     tensor-core (TF32) pipeline, checked against onnxruntime, with kernel
 #     and call times (without a GPU: the tensor-core variant's algorithms
 #     emulated on the CPU for the check);

@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """The zoo's tiny transformers (bert_tiny, vit_tiny: imported from ONNX as
-a user would) on the GPU, side by side: the generic GPU pipeline and the
+a user would) and one BERT-base layer (bert_layer: the zoo's bert_base
+generator with one encoder layer, batch 8, sequence 128, hidden 768, 12
+heads, its embeddings and pooler included; batch 1 in a dry run, where
+the CPU emulation is slow) on the GPU, side by side: the generic GPU pipeline and the
 tensor-core one (TF32: the models are FP32), each checked against
 onnxruntime on the same random inputs and timed with ops-nn-run --repeat
 (kernel time by CUDA events, and the whole call). Without a GPU
@@ -39,7 +42,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--repeat", type=int, default=20)
     p.add_argument("--dry-run", action="store_true")
-    p.add_argument("--models", default="bert_tiny,vit_tiny")
+    p.add_argument("--models", default="bert_tiny,vit_tiny,bert_layer")
     args = p.parse_args(argv)
     import onnx
     from opsnn import api, zoo
@@ -49,7 +52,13 @@ def main(argv=None):
     with tempfile.TemporaryDirectory(prefix="opsnn-zoo-gpu-") as tmp:
         tmp = Path(tmp)
         for name in args.models.split(","):
-            path = zoo.build(name, tmp)
+            if name == "bert_layer":
+                from opsnn import zoo_full
+                path = tmp / "bert_layer.onnx"
+                onnx.save(zoo_full.bert_base(batch=1 if args.dry_run else 8, layers=1,
+                                             vocab=1000), str(path))
+            else:
+                path = zoo.build(name, tmp)
             inputs = zoo.random_inputs(onnx.load(str(path)))
             ref = onnxruntime_outputs(path, inputs)
             mlir, meta = api._load_source(str(path))

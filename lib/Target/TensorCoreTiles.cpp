@@ -123,7 +123,8 @@ mlir::opsnn::selectMatmulTiles(const TargetDescription &target,
     if (!fits)
       continue;
     chooseWarpTile(config);
-    int64_t blocks = ((m + tile[0] - 1) / tile[0]) * (n / tile[1]);
+    int64_t blocks = ((m + tile[0] - 1) / tile[0]) * (n / tile[1]) *
+                     std::max<int64_t>(1, problem.batch);
     if (blocks >= sms)
       return config; // Rule 2: the largest tile that fills the chip.
     if (!best || blocks > bestBlocks) {

@@ -1106,6 +1106,7 @@ struct GPUTensorCoreMatmulPass
     if (tiles.empty()) {
       MatmulTileProblem problem{mm.m, mm.n, mm.k, elementBytes,
                                 mm.stagesBAsNK()};
+      problem.batch = mm.batch;
       result = selectMatmulTiles(target, problem, forcedStages);
       if (!result && raggedMAllowed) {
         problem.raggedM = true;

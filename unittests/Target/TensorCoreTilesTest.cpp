@@ -72,6 +72,21 @@ TEST(TensorCoreTilesTest, LargeGemmTakesDynamicSharedMemoryWhereItFits) {
   EXPECT_FALSE(t4->needsDynamicSharedMemory(2));
 }
 
+TEST(TensorCoreTilesTest, BatchesCountInTheGrid) {
+  // Attention's scores, 8 x 12 heads of 128 x 128 x 64 (f16): one GEMM
+  // alone fills an A100 (108 SMs) only with 16 x 8 blocks; the 96 of them
+  // together do with 128 x 64.
+  MatmulTileProblem scores{/*m=*/128, /*n=*/128, /*k=*/64, /*elementBytes=*/2};
+  std::optional<MatmulTileConfig> one = selectMatmulTiles(target("a100"), scores);
+  ASSERT_TRUE(one);
+  EXPECT_EQ(one->blockM * one->blockN, 16 * 8);
+  scores.batch = 96;
+  std::optional<MatmulTileConfig> all = selectMatmulTiles(target("a100"), scores);
+  ASSERT_TRUE(all);
+  EXPECT_EQ(all->blockM, 128);
+  EXPECT_EQ(all->blockN, 64);
+}
+
 TEST(TensorCoreTilesTest, StagesAlwaysFitTheBudget) {
   for (const char *name : {"t4", "a100", "h200"}) {
     TargetDescription t = target(name);

@@ -50,6 +50,9 @@ struct MatmulTileProblem {
   bool stagesBAsNK = false;
   /// M need not be a multiple of 16 nor of BM (rule 6).
   bool raggedM = false;
+  /// Independent GEMMs of this shape in one grid (a batched GEMM: its
+  /// batches on gridDim.z): every one of them has the blocks of rule 2.
+  int64_t batch = 1;
 };
 
 struct MatmulTileConfig {
@@ -126,7 +129,10 @@ int64_t selectStages(const MatmulTileConfig &config, int64_t k,
 ///  2. Take the first (largest) whose grid has at least one block per SM of
 ///     the target (fills the chip; large tiles re-use shared memory best);
 ///     if none does, the problem is small and the one with the most blocks
-///     wins (latency-bound: parallelism matters more than reuse).
+///     wins (latency-bound: parallelism matters more than reuse). The grid
+///     counts every batch of a batched GEMM (attention's 96 heads x batches
+///     of 128 x 128 scores fill an A100 with 128 x 64 blocks; counting one
+///     batch would shrink them to 16 x 8).
 ///  3. BK = 32 when it divides K (two k16 steps per barrier pair), else 16
 ///     (INT8: always 32).
 ///  4. Warp tiles start at 64x32 (64 f32 accumulators per thread, no spills
