@@ -245,6 +245,31 @@ AssignPrecisionPass::rangeReason(Operation *op) const {
   return std::nullopt;
 }
 
+/// `op` (an NHWC convolution: what the tensor-core kernel matches by name;
+/// a matmul is matched as a generic contraction too, and generic it folds
+/// with the reshapes around it) rebuilt on `inputs` and its own f32 inits;
+/// its region extends the low inputs to f32 itself. Null for other ops.
+static Operation *rebuildNamedOp(linalg::LinalgOp op, ValueRange inputs,
+                                 RewriterBase &rewriter) {
+  Location loc = op.getLoc();
+  SmallVector<Value> inits = op.getDpsInits();
+  TypeRange resultTypes = op->getResultTypes();
+  Operation *rebuilt = nullptr;
+  if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op.getOperation())) {
+    rebuilt = linalg::Conv2DNhwcHwcfOp::create(
+        rewriter, loc, resultTypes, inputs, inits, conv.getStrides(),
+        conv.getDilations());
+  } else if (auto conv = dyn_cast<linalg::Conv2DNhwcFhwcOp>(op.getOperation())) {
+    rebuilt = linalg::Conv2DNhwcFhwcOp::create(
+        rewriter, loc, resultTypes, inputs, inits, conv.getStrides(),
+        conv.getDilations());
+  }
+  if (rebuilt)
+    for (NamedAttribute attr : op->getDiscardableAttrs())
+      rebuilt->setAttr(attr.getName(), attr.getValue());
+  return rebuilt;
+}
+
 LogicalResult AssignPrecisionPass::rewrite(linalg::LinalgOp linalgOp,
                                            bool accumulateF32,
                                            StringRef reason,
@@ -254,6 +279,47 @@ LogicalResult AssignPrecisionPass::rewrite(linalg::LinalgOp linalgOp,
   MLIRContext *context = original->getContext();
   Type f32 = Float32Type::get(context);
   rewriter.setInsertionPoint(original);
+  Builder b(context);
+  auto decide = [&](Operation *op) {
+    op->setAttr("precision.decision",
+                b.getDictionaryAttr(
+                    {b.getNamedAttr("precision", TypeAttr::get(low)),
+                     b.getNamedAttr("reason", b.getStringAttr(reason))}));
+  };
+
+  // An FP32-accumulating NHWC convolution stays a named op on low inputs,
+  // as the tensor-core kernel matches it; its f32 result is
+  // stored in the low type (a cast down, which folds against the cast up
+  // its f32 users get).
+  if (accumulateF32) {
+    SmallVector<Value> lowInputs;
+    for (Value input : linalgOp.getDpsInputs())
+      lowInputs.push_back(isF32Tensor(input.getType())
+                              ? castTensor(rewriter, loc, input, low)
+                              : input);
+    if (Operation *named = rebuildNamedOp(linalgOp, lowInputs, rewriter)) {
+      rewriter.setInsertionPointAfter(named);
+      SmallVector<Value> replacements;
+      for (auto [oldResult, newResult] :
+           llvm::zip(original->getResults(), named->getResults())) {
+        Value value = newResult;
+        if (isF32Tensor(value.getType()))
+          value = castTensor(rewriter, loc, value, low);
+        if (value.getType() != oldResult.getType())
+          value = CastOp::create(rewriter, loc, oldResult.getType(), value);
+        replacements.push_back(value);
+      }
+      rewriter.replaceOp(original, replacements);
+      decide(named);
+      return success();
+    }
+    // The casts of the inputs were not used: the generic below makes its
+    // own.
+    for (Value input : lowInputs)
+      if (auto cast = input.getDefiningOp<CastOp>(); cast && input.use_empty())
+        rewriter.eraseOp(cast);
+  }
+
   auto generic = dyn_cast<linalg::GenericOp>(original);
   if (!generic) {
     FailureOr<linalg::GenericOp> generalized =
@@ -320,11 +386,7 @@ LogicalResult AssignPrecisionPass::rewrite(linalg::LinalgOp linalgOp,
     replacements.push_back(value);
   }
   rewriter.replaceOp(generic, replacements);
-  Builder b(context);
-  newOp->setAttr("precision.decision",
-                 b.getDictionaryAttr(
-                     {b.getNamedAttr("precision", TypeAttr::get(low)),
-                      b.getNamedAttr("reason", b.getStringAttr(reason))}));
+  decide(newOp);
   return success();
 }
 

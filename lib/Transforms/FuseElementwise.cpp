@@ -18,6 +18,7 @@
 #include "TransposeFolding.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -34,13 +35,20 @@ using namespace mlir;
 
 namespace {
 
-/// Whether `producer`'s payload only casts or moves values.
-bool onlyCastsOrCopies(Operation *producer) {
+/// Whether `producer`'s payload only widens (extf, extsi, extui) or moves
+/// values. A narrowing cast is not one of them: fused into a contraction
+/// it would make the contraction read the wide type (f32 activations into
+/// an f16 GEMM: twice the bytes, and no tensor-core kernel for mixed f32 x
+/// f16 operands); it stays with its producer instead.
+bool onlyWidensOrCopies(Operation *producer) {
   auto generic = dyn_cast<linalg::GenericOp>(producer);
   if (!generic)
     return false;
   return llvm::all_of(generic.getRegion().front().without_terminator(),
-                      [](Operation &op) { return isa<CastOpInterface>(op); });
+                      [](Operation &op) {
+                        return isa<arith::ExtFOp, arith::ExtSIOp,
+                                   arith::ExtUIOp>(op);
+                      });
 }
 
 /// Whether `value` is the result of a linalg op that reduces (a
@@ -51,7 +59,7 @@ bool isReductionResult(Value value) {
 }
 
 /// Upstream's rule (a producer used once), and:
-/// - no computing producer into a contraction;
+/// - no computing producer into a contraction (widening casts are fine);
 /// - no computing producer into a transpose, which stays a copy that moves
 ///   on into its consumer's indexing map (the producer follows it there by
 ///   elementwise fusion, or stays the epilogue of a GEMM);
@@ -66,7 +74,7 @@ bool shouldFuse(OpOperand *fused) {
   auto consumer = dyn_cast<linalg::GenericOp>(fused->getOwner());
   if (!consumer)
     return true;
-  bool producerOnlyMoves = onlyCastsOrCopies(producer);
+  bool producerOnlyMoves = onlyWidensOrCopies(producer);
   if (opsnn::isTransposingCopy(consumer))
     return producerOnlyMoves;
   if (!linalg::isaContractionOpInterface(

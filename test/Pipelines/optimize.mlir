@@ -21,11 +21,13 @@
 // LAYOUT-NOT: precision.cast
 // LAYOUT: return {{.*}} : tensor<1x64x56x56xf32>
 
-// Mixed FP16: the conv computes on FP16 storage with FP32 accumulation, the
-// ReLU follows it (through the layout conversion); ranges are recorded.
+// Mixed FP16: the conv computes on FP16 storage with FP32 accumulation (an
+// NHWC conv stays the named op on f16 inputs with its f32 output, which is
+// what the tensor-core kernel matches), the ReLU follows it (through the
+// layout conversion); ranges are recorded.
 // MIXED-LABEL: func @conv_relu_conv
 // MIXED: precision.ranges
-// MIXED: linalg.generic {{.*}}precision.decision = {precision = f16, reason = "low list"}
+// MIXED: linalg.conv_2d_nhwc_hwcf {{.*}}precision.decision = {precision = f16, reason = "low list"}{{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x58x58x64xf16>, tensor<3x3x64x64xf16>) outs(%{{.*}} : tensor<1x56x56x64xf32>)
 // MIXED: linalg.generic {{.*}}precision.decision = {precision = f16, reason = "follows its inputs"}
 // MIXED: return {{.*}} : tensor<1x64x56x56xf32>
 

@@ -189,3 +189,38 @@ func.func @transposed_accumulator_stays(%x: tensor<8x16xf32>, %acc: tensor<8x16x
   %t = linalg.transpose ins(%a : tensor<8x16xf32>) outs(%e : tensor<16x8xf32>) permutation = [1, 0]
   return %t : tensor<16x8xf32>
 }
+
+// -----
+
+// A narrowing cast (f32 activations to f16) does not fuse into a
+// contraction: the contraction reads f16, as the tensor-core kernel needs
+// (f32 x f16 operands are none of its types), and half the bytes; a
+// widening one does.
+// CHECK-LABEL: func.func @narrowing_cast_stays_out
+// CHECK: %[[H:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<16x32xf32>) outs(%{{.*}} : tensor<16x32xf16>)
+// CHECK: arith.truncf
+// CHECK: linalg.generic {{.*}} ins(%[[H]], %arg1 : tensor<16x32xf16>, tensor<32x8xf16>)
+// CHECK-NOT: arith.truncf
+// CHECK: return
+func.func @narrowing_cast_stays_out(%x: tensor<16x32xf32>, %w: tensor<32x8xf16>) -> tensor<16x8xf32> {
+  %e = tensor.empty() : tensor<16x32xf16>
+  %h = linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i, k)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<16x32xf32>) outs(%e : tensor<16x32xf16>) {
+  ^bb0(%a: f32, %o: f16):
+    %t = arith.truncf %a : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<16x32xf16>
+  %zero = arith.constant 0.0 : f32
+  %ec = tensor.empty() : tensor<16x8xf32>
+  %fc = linalg.fill ins(%zero : f32) outs(%ec : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%h, %w : tensor<16x32xf16>, tensor<32x8xf16>) outs(%fc : tensor<16x8xf32>) {
+  ^bb0(%a: f16, %b: f16, %acc: f32):
+    %a32 = arith.extf %a : f16 to f32
+    %b32 = arith.extf %b : f16 to f32
+    %m = arith.mulf %a32, %b32 : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<16x8xf32>
+  return %o : tensor<16x8xf32>
+}

@@ -122,8 +122,10 @@ def FuseElementwisePass : Pass<"opsnn-fuse-elementwise"> {
     per element, and the contraction's payload would no longer be
     `acc + a * b`: attention's P V with softmax's division by the row sum
     inside it could not take the tensor-core kernel, and the division could
-    not join the softmax's row group. Casts still fuse (f16 operands
-    extended in the payload are what the tensor-core kernel matches).
+    not join the softmax's row group. Widening casts still fuse (f16
+    operands extended in the payload are what the tensor-core kernel
+    matches); narrowing ones do not (the contraction would read f32
+    activations: twice the bytes, and f32 x f16 is no tensor-core type).
 
     Transposes cost no copy: `linalg.transpose` is generalized, and the
     copy fuses into its consumer's input map (attention's Q, K and V read
@@ -553,7 +555,10 @@ def AssignPrecisionPass : Pass<"opsnn-assign-precision", "::mlir::func::FuncOp">
     weights are stored in the low type); the op's payload reads the low
     type, computes in FP32 (`arith.extf`) and stores the low type
     (`arith.truncf`); its results are cast back for users that were not
-    rewritten, and casts that meet their inverse fold away. An op keeps
+    rewritten, and casts that meet their inverse fold away. An NHWC
+    convolution accumulating in FP32 stays the named op on low inputs with
+    its FP32 output (its region extends the inputs; the tensor-core kernel
+    matches it by name), its result cast down to the low type. An op keeps
     FP32 when a constant operand holds a magnitude above
     `overflow-threshold` (65504, FP16's largest; BF16 uses its own range)
     or a non-zero magnitude below `underflow-threshold` (1e-8); for
