@@ -106,7 +106,8 @@ LogicalResult mlir::opsnn::verifyLowerToNVVMOptions(
 
 void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
                                            const LowerToNVVMOptions &options) {
-  addLowerToLinalgStage(pm);
+  // Narrowing casts stay out of contractions: GEMMs read f16/bf16.
+  addLowerToLinalgStage(pm, /*fuseNarrowingCasts=*/false);
   addBufferizationStage(pm);
   // Every host buffer a kernel may touch: registered or managed memory.
   pm.addPass(createGPUHostBuffersPass());
@@ -126,7 +127,9 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
   if (options.warpReductions)
     pm.addNestedPass<func::FuncOp>(createGPUWarpReducePass());
 
-  // Parallel loops -> blocks of threads.
+  // Parallel loops -> blocks of threads: all of an op's parallel loops
+  // (reductions innermost first, or they would run inside few threads).
+  pm.addNestedPass<func::FuncOp>(createInterchangeParallelFirstPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   // Innermost dimension first, so threadIdx.x walks contiguous elements.
   pm.addPass(createReverseParallelLoopsPass());

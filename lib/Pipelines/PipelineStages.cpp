@@ -22,7 +22,8 @@
 
 using namespace mlir;
 
-void mlir::opsnn::addLowerToLinalgStage(OpPassManager &pm) {
+void mlir::opsnn::addLowerToLinalgStage(OpPassManager &pm,
+                                         bool fuseNarrowingCasts) {
   pm.addPass(createLowerLayoutsPass());
   pm.addPass(createLowerPrecisionPass());
   pm.addPass(createLowerQuantPass());
@@ -30,7 +31,9 @@ void mlir::opsnn::addLowerToLinalgStage(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createLowerPacksPass());
   pm.addPass(createConvertElementwiseToLinalgPass());
-  pm.addPass(createFuseElementwisePass());
+  FuseElementwisePassOptions fusion;
+  fusion.fuseNarrowingCasts = fuseNarrowingCasts;
+  pm.addPass(createFuseElementwisePass(fusion));
   pm.addPass(createCanonicalizerPass());
 }
 

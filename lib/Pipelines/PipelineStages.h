@@ -19,8 +19,9 @@ namespace opsnn {
 
 /// layout.convert -> linalg transpose/pack, precision ops -> arith on
 /// tensors, packs -> pad/reshape/transpose; elementwise arith on tensors ->
-/// linalg.generic, producer/consumer elementwise chains fused.
-void addLowerToLinalgStage(OpPassManager &pm);
+/// linalg.generic, producer/consumer elementwise chains fused (narrowing
+/// casts into contractions only with `fuseNarrowingCasts`).
+void addLowerToLinalgStage(OpPassManager &pm, bool fuseNarrowingCasts = true);
 
 /// One-shot bufferization: function arguments and results become
 /// identity-layout memrefs, results are returned (allocated by the callee,

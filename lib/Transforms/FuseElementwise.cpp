@@ -51,6 +51,15 @@ bool onlyWidensOrCopies(Operation *producer) {
                       });
 }
 
+/// Whether `producer`'s payload only casts or moves values.
+bool onlyCastsOrCopies(Operation *producer) {
+  auto generic = dyn_cast<linalg::GenericOp>(producer);
+  if (!generic)
+    return false;
+  return llvm::all_of(generic.getRegion().front().without_terminator(),
+                      [](Operation &op) { return isa<CastOpInterface>(op); });
+}
+
 /// Whether `value` is the result of a linalg op that reduces (a
 /// contraction, a reduction).
 bool isReductionResult(Value value) {
@@ -59,7 +68,8 @@ bool isReductionResult(Value value) {
 }
 
 /// Upstream's rule (a producer used once), and:
-/// - no computing producer into a contraction (widening casts are fine);
+/// - no computing producer into a contraction (widening casts are fine,
+///   narrowing ones with `fuseNarrowingCasts`);
 /// - no computing producer into a transpose, which stays a copy that moves
 ///   on into its consumer's indexing map (the producer follows it there by
 ///   elementwise fusion, or stays the epilogue of a GEMM);
@@ -67,14 +77,15 @@ bool isReductionResult(Value value) {
 ///   transpose folds into the producer's output map instead (attention's
 ///   P V writes [b, s, h, d] for the output projection to read as the
 ///   plain [b*s, h*d] matrix it is).
-bool shouldFuse(OpOperand *fused) {
+bool shouldFuse(OpOperand *fused, bool fuseNarrowingCasts) {
   Operation *producer = fused->get().getDefiningOp();
   if (!producer || !producer->hasOneUse())
     return false;
   auto consumer = dyn_cast<linalg::GenericOp>(fused->getOwner());
   if (!consumer)
     return true;
-  bool producerOnlyMoves = onlyWidensOrCopies(producer);
+  bool producerOnlyMoves = fuseNarrowingCasts ? onlyCastsOrCopies(producer)
+                                              : onlyWidensOrCopies(producer);
   if (opsnn::isTransposingCopy(consumer))
     return producerOnlyMoves;
   if (!linalg::isaContractionOpInterface(
@@ -108,7 +119,10 @@ struct FuseElementwisePass
     };
     // What -linalg-fuse-elementwise-ops runs, with `shouldFuse` for the
     // elementwise fusion itself.
-    linalg::populateElementwiseOpsFusionPatterns(patterns, shouldFuse);
+    linalg::populateElementwiseOpsFusionPatterns(
+        patterns, [narrowing = bool(fuseNarrowingCasts)](OpOperand *fused) {
+          return shouldFuse(fused, narrowing);
+        });
     linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, usedOnce);
     tensor::populateBubbleUpExpandShapePatterns(patterns);
     affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);

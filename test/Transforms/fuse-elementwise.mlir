@@ -1,4 +1,5 @@
-// RUN: ops-nn-opt %s --opsnn-fuse-elementwise --split-input-file | FileCheck %s
+// RUN: ops-nn-opt %s --opsnn-fuse-elementwise="fuse-narrowing-casts=false" --split-input-file | FileCheck %s
+// RUN: ops-nn-opt %s --opsnn-fuse-elementwise --split-input-file | FileCheck %s --check-prefix=NARROW
 
 // Elementwise producers fuse into elementwise consumers as upstream's
 // -linalg-fuse-elementwise-ops does: one generic.
@@ -192,10 +193,15 @@ func.func @transposed_accumulator_stays(%x: tensor<8x16xf32>, %acc: tensor<8x16x
 
 // -----
 
-// A narrowing cast (f32 activations to f16) does not fuse into a
-// contraction: the contraction reads f16, as the tensor-core kernel needs
-// (f32 x f16 operands are none of its types), and half the bytes; a
-// widening one does.
+// With fuse-narrowing-casts=false (the GPU pipeline), a narrowing cast
+// (f32 activations to f16) does not fuse into a contraction: the
+// contraction reads f16, as the tensor-core kernel needs (f32 x f16
+// operands are none of its types), and half the bytes; a widening one
+// does. By default (the CPU pipeline) it fuses.
+// NARROW-LABEL: func.func @narrowing_cast_stays_out
+// NARROW: linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<16x32xf32>, tensor<32x8xf16>)
+// NARROW: arith.truncf
+// NARROW-NOT: linalg.generic
 // CHECK-LABEL: func.func @narrowing_cast_stays_out
 // CHECK: %[[H:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<16x32xf32>) outs(%{{.*}} : tensor<16x32xf16>)
 // CHECK: arith.truncf

@@ -124,8 +124,11 @@ def FuseElementwisePass : Pass<"opsnn-fuse-elementwise"> {
     inside it could not take the tensor-core kernel, and the division could
     not join the softmax's row group. Widening casts still fuse (f16
     operands extended in the payload are what the tensor-core kernel
-    matches); narrowing ones do not (the contraction would read f32
-    activations: twice the bytes, and f32 x f16 is no tensor-core type).
+    matches); narrowing ones only with `fuse-narrowing-casts` (the default;
+    the GPU pipeline turns it off: the contraction would read f32
+    activations, twice the bytes, and f32 x f16 is no tensor-core type; on
+    the CPU the cast inside the contraction keeps bf16 vectors out of the
+    x86 back end's reach, which cannot legalize all of them).
 
     Transposes cost no copy: `linalg.transpose` is generalized, and the
     copy fuses into its consumer's input map (attention's Q, K and V read
@@ -152,6 +155,11 @@ def FuseElementwisePass : Pass<"opsnn-fuse-elementwise"> {
     The lower-to-linalg stage of both pipelines runs it in place of
     `-linalg-fuse-elementwise-ops`.
   }];
+  let options = [
+    Option<"fuseNarrowingCasts", "fuse-narrowing-casts", "bool",
+           /*default=*/"true",
+           "Fuse producers that narrow (f32 to f16/bf16) into contractions">
+  ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::memref::MemRefDialect",
@@ -367,6 +375,47 @@ def ReverseParallelLoopsPass : Pass<"opsnn-reverse-parallel-loops"> {
     ```
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
+def InterchangeParallelFirstPass
+    : Pass<"opsnn-interchange-parallel-first", "::mlir::func::FuncOp"> {
+  let summary = "Put every linalg op's parallel loops before its reductions";
+  let description = [{
+    `convert-linalg-to-parallel-loops` turns only the parallel loops that
+    come before the first reduction into an `scf.parallel`; the rest become
+    sequential `scf.for`s inside it. A reduction over NHWC's H and W (global
+    average pooling: loops n, h, w, c) thus ran on N threads, each looping
+    over all of H, W and C. This pass interchanges the loops of every
+    `linalg.generic` (and of every `linalg.reduce`, generalized first) whose
+    reductions are not all innermost, keeping the relative order of the
+    parallel loops and of the reduction loops: the GPU grid covers every
+    output element, and with `--opsnn-reverse-parallel-loops` adjacent
+    threads read adjacent channels (coalesced). Results are unchanged (the
+    reductions keep their order). Ops on tensors or buffers; named ops
+    other than `linalg.reduce` are left alone (their loops are ordered so
+    already).
+
+    Before (loops n, h, w, c):
+
+    ```mlir
+    linalg.generic {indexing_maps = [(n, h, w, c) -> (n, h, w, c),
+                                     (n, h, w, c) -> (n, c)],
+                    iterator_types = ["parallel", "reduction", "reduction",
+                                      "parallel"]} ...
+    ```
+
+    After (loops n, c, h, w):
+
+    ```mlir
+    linalg.generic {indexing_maps = [(n, c, h, w) -> (n, h, w, c),
+                                     (n, c, h, w) -> (n, c)],
+                    iterator_types = ["parallel", "parallel", "reduction",
+                                      "reduction"]} ...
+    ```
+
+    The GPU pipeline runs it right before the conversion to parallel loops.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
 def AssignLayoutsPass : Pass<"opsnn-assign-layouts", "::mlir::func::FuncOp"> {

@@ -1,4 +1,7 @@
 // RUN: %check %s
+// With the reductions' loops innermost (the GPU pipeline's order; out1's
+// channel max and out0's sum over H, W are interchanged):
+// RUN: %check --pipeline="func.func(opsnn-interchange-parallel-first),opsnn-lower-to-cpu" %s
 // Reductions: global average pooling (sum over H, W), max over channels
 // (linalg.reduce), sum of squares over the last axis (a generic).
 // REF: out0 = in0.sum(axis=(2, 3)) / (7 * 13)
