@@ -280,6 +280,23 @@ LogicalResult AssignPrecisionPass::rewrite(linalg::LinalgOp linalgOp,
   Type f32 = Float32Type::get(context);
   rewriter.setInsertionPoint(original);
   Builder b(context);
+  // Old users keep f32: a cast back (which folds against the next cast
+  // down); an FP32 accumulator is stored in the low type first.
+  auto replaceWithLowResults = [&](Operation *old, Operation *replacement,
+                                   bool storeLow) {
+    rewriter.setInsertionPointAfter(replacement);
+    SmallVector<Value> replacements;
+    for (auto [oldResult, newResult] :
+         llvm::zip(old->getResults(), replacement->getResults())) {
+      Value value = newResult;
+      if (storeLow && isF32Tensor(value.getType()))
+        value = castTensor(rewriter, loc, value, low);
+      if (value.getType() != oldResult.getType())
+        value = CastOp::create(rewriter, loc, oldResult.getType(), value);
+      replacements.push_back(value);
+    }
+    rewriter.replaceOp(old, replacements);
+  };
   auto decide = [&](Operation *op) {
     op->setAttr("precision.decision",
                 b.getDictionaryAttr(
@@ -298,18 +315,7 @@ LogicalResult AssignPrecisionPass::rewrite(linalg::LinalgOp linalgOp,
                               ? castTensor(rewriter, loc, input, low)
                               : input);
     if (Operation *named = rebuildNamedOp(linalgOp, lowInputs, rewriter)) {
-      rewriter.setInsertionPointAfter(named);
-      SmallVector<Value> replacements;
-      for (auto [oldResult, newResult] :
-           llvm::zip(original->getResults(), named->getResults())) {
-        Value value = newResult;
-        if (isF32Tensor(value.getType()))
-          value = castTensor(rewriter, loc, value, low);
-        if (value.getType() != oldResult.getType())
-          value = CastOp::create(rewriter, loc, oldResult.getType(), value);
-        replacements.push_back(value);
-      }
-      rewriter.replaceOp(original, replacements);
+      replaceWithLowResults(original, named, /*accumulateF32=*/true);
       decide(named);
       return success();
     }
@@ -372,20 +378,7 @@ LogicalResult AssignPrecisionPass::rewrite(linalg::LinalgOp linalgOp,
                         arith::TruncFOp::create(rewriter, loc, element, value));
   }
 
-  // Old users keep f32: a cast back (which folds against the next cast
-  // down); an FP32 accumulator is stored in the low type first.
-  rewriter.setInsertionPointAfter(newOp);
-  SmallVector<Value> replacements;
-  for (auto [oldResult, newResult] :
-       llvm::zip(generic->getResults(), newOp->getResults())) {
-    Value value = newResult;
-    if (accumulateF32 && isF32Tensor(value.getType()))
-      value = castTensor(rewriter, loc, value, low);
-    if (value.getType() != oldResult.getType())
-      value = CastOp::create(rewriter, loc, oldResult.getType(), value);
-    replacements.push_back(value);
-  }
-  rewriter.replaceOp(generic, replacements);
+  replaceWithLowResults(generic, newOp, accumulateF32);
   decide(newOp);
   return success();
 }
