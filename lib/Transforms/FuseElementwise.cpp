@@ -60,11 +60,32 @@ bool onlyCastsOrCopies(Operation *producer) {
                       [](Operation &op) { return isa<CastOpInterface>(op); });
 }
 
-/// Whether `value` is the result of a linalg op that reduces (a
-/// contraction, a reduction).
-bool isReductionResult(Value value) {
-  auto op = value.getDefiningOp<linalg::LinalgOp>();
-  return op && op.getNumReductionLoops() > 0;
+/// Whether the contraction `consumer`, reading `fused` through the
+/// transposing copy `copy` folded into its map, would still find each of
+/// its M, N and K loop groups adjacent in that operand (batch loops may go
+/// anywhere): what its tensor-core kernel needs of an operand.
+bool keepsGroupsAdjacent(linalg::GenericOp consumer, OpOperand *fused,
+                         linalg::GenericOp copy) {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(
+          cast<linalg::LinalgOp>(consumer.getOperation()));
+  if (failed(dims))
+    return true;
+  SmallVector<AffineMap> copyMaps = copy.getIndexingMapsArray();
+  AffineMap fusedMap = copyMaps[0]
+                           .compose(inversePermutation(copyMaps[1]))
+                           .compose(consumer.getMatchingIndexingMap(fused));
+  for (const SmallVector<unsigned, 2> &group : {dims->m, dims->n, dims->k}) {
+    SmallVector<unsigned> positions;
+    for (auto [i, expr] : llvm::enumerate(fusedMap.getResults()))
+      if (auto dim = dyn_cast<AffineDimExpr>(expr);
+          dim && llvm::is_contained(group, dim.getPosition()))
+        positions.push_back(i);
+    for (size_t i = 1; i < positions.size(); ++i)
+      if (positions[i] != positions[i - 1] + 1)
+        return false;
+  }
+  return true;
 }
 
 /// Upstream's rule (a producer used once), and:
@@ -73,10 +94,11 @@ bool isReductionResult(Value value) {
 /// - no computing producer into a transpose, which stays a copy that moves
 ///   on into its consumer's indexing map (the producer follows it there by
 ///   elementwise fusion, or stays the epilogue of a GEMM);
-/// - no transpose of a contraction's result into a contraction: the
-///   transpose folds into the producer's output map instead (attention's
-///   P V writes [b, s, h, d] for the output projection to read as the
-///   plain [b*s, h*d] matrix it is).
+/// - no transpose into a contraction that would read an M, N or K group
+///   apart: the transpose folds into its producer's output map instead
+///   (attention's P V, or the cast of its result, writes [b, s, h, d] for
+///   the output projection to read as the plain [b*s, h*d] matrix it is;
+///   its K = (h, d) would be split by s in [b, h, s, d]).
 bool shouldFuse(OpOperand *fused, bool fuseNarrowingCasts) {
   Operation *producer = fused->get().getDefiningOp();
   if (!producer || !producer->hasOneUse())
@@ -95,7 +117,7 @@ bool shouldFuse(OpOperand *fused, bool fuseNarrowingCasts) {
     return false;
   auto copy = cast<linalg::GenericOp>(producer);
   return !opsnn::isTransposingCopy(copy) ||
-         !isReductionResult(copy.getDpsInputOperand(0)->get());
+         keepsGroupsAdjacent(consumer, fused, copy);
 }
 
 struct FuseElementwisePass

@@ -63,14 +63,6 @@ struct FoldTransposeIntoProducer : OpRewritePattern<linalg::GenericOp> {
           copy, "input not the one result of a generic used only here");
     if (opsnn::isTransposingCopy(producer))
       return rewriter.notifyMatchFailure(copy, "producer is a transpose too");
-    // An elementwise producer keeps its layout when elementwise fusion
-    // takes the copy into its one consumer instead: the producer may be
-    // the epilogue of a GEMM writing C in C's own layout.
-    bool fusesIntoConsumer =
-        copy->hasOneUse() && isa<linalg::GenericOp>(*copy->user_begin());
-    if (producer.getNumReductionLoops() == 0 && fusesIntoConsumer)
-      return rewriter.notifyMatchFailure(
-          copy, "elementwise producer: the copy fuses into its consumer");
 
     // The transposed init: the copy's (its values are never read) unless
     // the producer reads its init, which must then be a fill to recreate.

@@ -27,9 +27,9 @@ bool isTransposingCopy(linalg::GenericOp op);
 void populateGeneralizeTransposePatterns(RewritePatternSet &patterns);
 
 /// A generic copy that permutes its input, folded into the output map of
-/// the linalg.generic producing that input (used only there) when that
-/// producer reduces (a contraction: the transposed layout costs its
-/// stores nothing) or the copy cannot fuse into a single generic consumer.
+/// the linalg.generic producing that input (used only there). For the
+/// copies elementwise fusion left (it had its turn first): a contraction's
+/// result, or what a contraction would read with an M, N or K group split.
 /// The producer's init is recreated in the transposed shape: the copy's
 /// own init when the producer does not read its init, a linalg.fill of it
 /// with the same value when the producer's init was such a fill (a

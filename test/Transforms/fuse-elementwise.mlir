@@ -230,3 +230,42 @@ func.func @narrowing_cast_stays_out(%x: tensor<16x32xf32>, %w: tensor<32x8xf16>)
   } -> tensor<16x8xf32>
   return %o : tensor<16x8xf32>
 }
+
+// -----
+
+// The context cast to f16 after P V, transposed back to [b, s, h, d] for
+// the output projection, whose K is (h, d): folded into that contraction
+// the transpose would split K by s. It folds into the cast's output map
+// instead (the cast writes [b, s, h, d]); the projection reads it as is.
+// CHECK-DAG: #[[CASTOUT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, d3)>
+// CHECK-DAG: #[[ADJ:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
+// NARROW-LABEL: func.func @transpose_keeps_k_adjacent
+// CHECK-LABEL: func.func @transpose_keeps_k_adjacent
+// CHECK: %[[H:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #[[CASTOUT]]], {{.*}} ins(%arg0 : tensor<2x4x16x8xf32>) outs(%{{.*}} : tensor<2x16x4x8xf16>)
+// CHECK: arith.truncf
+// CHECK: linalg.generic {indexing_maps = [#[[ADJ]], #{{.*}}, #{{.*}}], {{.*}} ins(%[[H]], %arg1 : tensor<2x16x4x8xf16>, tensor<4x8x32xf16>)
+func.func @transpose_keeps_k_adjacent(%ctx: tensor<2x4x16x8xf32>, %w: tensor<4x8x32xf16>) -> tensor<2x16x32xf32> {
+  %e0 = tensor.empty() : tensor<2x4x16x8xf16>
+  %h = linalg.generic {indexing_maps = [affine_map<(b, h, s, d) -> (b, h, s, d)>, affine_map<(b, h, s, d) -> (b, h, s, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%ctx : tensor<2x4x16x8xf32>) outs(%e0 : tensor<2x4x16x8xf16>) {
+  ^bb0(%a: f32, %o: f16):
+    %t = arith.truncf %a : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<2x4x16x8xf16>
+  %e1 = tensor.empty() : tensor<2x16x4x8xf16>
+  %t = linalg.transpose ins(%h : tensor<2x4x16x8xf16>) outs(%e1 : tensor<2x16x4x8xf16>) permutation = [0, 2, 1, 3]
+  %zero = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<2x16x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e2 : tensor<2x16x32xf32>) -> tensor<2x16x32xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(b, s, n, h, d) -> (b, s, h, d)>, affine_map<(b, s, n, h, d) -> (h, d, n)>, affine_map<(b, s, n, h, d) -> (b, s, n)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%t, %w : tensor<2x16x4x8xf16>, tensor<4x8x32xf16>) outs(%f : tensor<2x16x32xf32>) {
+  ^bb0(%a: f16, %b: f16, %acc: f32):
+    %a32 = arith.extf %a : f16 to f32
+    %b32 = arith.extf %b : f16 to f32
+    %m = arith.mulf %a32, %b32 : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x16x32xf32>
+  return %o : tensor<2x16x32xf32>
+}
