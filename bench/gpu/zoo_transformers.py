@@ -3,13 +3,15 @@
 a user would) and one BERT-base layer (bert_layer: the zoo's bert_base
 generator with one encoder layer, batch 8, sequence 128, hidden 768, 12
 heads, its embeddings and pooler included; batch 1 in a dry run, where
-the CPU emulation is slow) on the GPU, side by side: the generic GPU pipeline and the
-tensor-core one (TF32: the models are FP32), each checked against
-onnxruntime on the same random inputs and timed with ops-nn-run --repeat
-(kernel time by CUDA events, and the whole call). Without a GPU
-(--dry-run, or no driver) it lowers both variants, assembles nothing, and
-runs the tensor-core variant's algorithms on the CPU instead
-(emulate-tensor-core-matmul, emulate-warp-reductions) for the check.
+the CPU emulation is slow) on the GPU, side by side: the generic GPU
+pipeline, the tensor-core one (TF32: the models are FP32) and what a user
+deploys, --opsnn-optimize="target=a100 precision=mixed-fp16" then the
+tensor-core pipeline (mixed-fp16), each checked against onnxruntime on the
+same random inputs and timed with ops-nn-run --repeat (kernel time by CUDA
+events, and the whole call). Without a GPU (--dry-run, or no driver) it
+lowers every variant, assembles nothing, and runs the tensor-core
+variants' algorithms on the CPU instead (emulate-tensor-core-matmul,
+emulate-warp-reductions) for the check.
 
 Usage: bench/gpu/zoo_transformers.py [--repeat N] [--dry-run] [--models a,b]
 Prints one line per model and variant: kernels, rel. L2 vs onnxruntime,
@@ -29,13 +31,22 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "python"))
 
+MIXED = "opsnn-optimize{target=a100 precision=mixed-fp16},"
 VARIANTS = {
     "generic": "opsnn-lower-to-nvvm{chip=sm_80 format=ptx}",
     "tensor-cores": "opsnn-lower-to-nvvm{chip=sm_80 format=ptx tensor-cores=true "
                     "tensor-core-tf32=true}",
+    # What a user deploys: ALTE and mixed FP16 (--opsnn-optimize), then the
+    # tensor-core pipeline (FP32 GEMMs the policy keeps stay FP32, not TF32).
+    "mixed-fp16": MIXED + "opsnn-lower-to-nvvm{chip=sm_80 format=ptx tensor-cores=true}",
 }
-EMULATED = ("opsnn-lower-to-cpu{emulate-warp-reductions emulate-tensor-core-matmul=a100 "
-            "emulate-tensor-core-tf32}")
+# Without a GPU, the tensor-core variants' algorithms on the CPU.
+EMULATED = {
+    "tensor-cores": "opsnn-lower-to-cpu{emulate-warp-reductions "
+                    "emulate-tensor-core-matmul=a100 emulate-tensor-core-tf32}",
+    "mixed-fp16": MIXED + "opsnn-lower-to-cpu{emulate-warp-reductions "
+                          "emulate-tensor-core-matmul=a100}",
+}
 
 
 def main(argv=None):
@@ -78,10 +89,11 @@ def main(argv=None):
                     continue
                 out = tmp / f"{name}_{variant}"
                 if args.dry_run:
-                    if variant != "tensor-cores":
+                    if variant not in EMULATED:
                         print(f"{name:10s} {variant:13s} {kernels:3d} kernels")
                         continue
-                    cmd = [run, src, f"--pipeline={EMULATED}", f"--output-dir={out}", "--json"]
+                    cmd = [run, src, f"--pipeline={EMULATED[variant]}",
+                           f"--output-dir={out}", "--json"]
                 else:
                     cmd = [run, src, "--device=cuda", f"--pipeline={pipeline}",
                            f"--output-dir={out}", f"--repeat={args.repeat}", "--warmup=3",
