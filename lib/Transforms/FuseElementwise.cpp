@@ -35,29 +35,20 @@ using namespace mlir;
 
 namespace {
 
-/// Whether `producer`'s payload only widens (extf, extsi, extui) or moves
-/// values. A narrowing cast is not one of them: fused into a contraction
-/// it would make the contraction read the wide type (f32 activations into
-/// an f16 GEMM: twice the bytes, and no tensor-core kernel for mixed f32 x
-/// f16 operands); it stays with its producer instead.
-bool onlyWidensOrCopies(Operation *producer) {
+/// Whether `producer`'s payload only casts or moves values; without
+/// `narrowing`, only widening casts (extf, extsi, extui) count. A narrowing
+/// cast fused into a contraction would make it read the wide type (f32
+/// activations into an f16 GEMM: twice the bytes, and no tensor-core kernel
+/// for mixed f32 x f16 operands); it stays with its producer instead.
+bool onlyMovesValues(Operation *producer, bool narrowing) {
   auto generic = dyn_cast<linalg::GenericOp>(producer);
   if (!generic)
     return false;
-  return llvm::all_of(generic.getRegion().front().without_terminator(),
-                      [](Operation &op) {
-                        return isa<arith::ExtFOp, arith::ExtSIOp,
-                                   arith::ExtUIOp>(op);
-                      });
-}
-
-/// Whether `producer`'s payload only casts or moves values.
-bool onlyCastsOrCopies(Operation *producer) {
-  auto generic = dyn_cast<linalg::GenericOp>(producer);
-  if (!generic)
-    return false;
-  return llvm::all_of(generic.getRegion().front().without_terminator(),
-                      [](Operation &op) { return isa<CastOpInterface>(op); });
+  return llvm::all_of(
+      generic.getRegion().front().without_terminator(), [&](Operation &op) {
+        return narrowing ? isa<CastOpInterface>(op)
+                         : isa<arith::ExtFOp, arith::ExtSIOp, arith::ExtUIOp>(op);
+      });
 }
 
 /// Whether the contraction `consumer`, reading `fused` through the
@@ -106,8 +97,7 @@ bool shouldFuse(OpOperand *fused, bool fuseNarrowingCasts) {
   auto consumer = dyn_cast<linalg::GenericOp>(fused->getOwner());
   if (!consumer)
     return true;
-  bool producerOnlyMoves = fuseNarrowingCasts ? onlyCastsOrCopies(producer)
-                                              : onlyWidensOrCopies(producer);
+  bool producerOnlyMoves = onlyMovesValues(producer, fuseNarrowingCasts);
   if (opsnn::isTransposingCopy(consumer))
     return producerOnlyMoves;
   if (!linalg::isaContractionOpInterface(

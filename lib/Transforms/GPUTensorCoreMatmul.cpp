@@ -134,14 +134,11 @@ public:
       int64_t rows = type.getDimSize(rank - 2), cols = type.getDimSize(rank - 1);
       SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
       Value rest = index;
-      for (int64_t i = rank - 3; i >= 0; --i) {
-        if (i == 0) {
-          offsets[i] = rest;
-          break;
-        }
+      for (int64_t i = rank - 3; i > 0; --i) {
         offsets[i] = rem(rest, type.getDimSize(i));
         rest = div(rest, type.getDimSize(i));
       }
+      offsets[0] = rest;
       SmallVector<OpFoldResult> sizes(rank, b.getIndexAttr(1));
       sizes[rank - 2] = b.getIndexAttr(rows);
       sizes[rank - 1] = b.getIndexAttr(cols);
@@ -601,8 +598,7 @@ matchTensorCoreContraction(linalg::GenericOp op, bool allowTF32) {
   mm.collapsed = *gemm;
   mm.batch = gemm->batch;
   // The consumers iterate over C's dimensions: rows the M group, columns
-  // the N group. A batched GEMM folds C's fill only: its stores go to
-  // slices of C, which the epilogue rewrite does not follow.
+  // the N group.
   if (mm.batch == 1) {
     mm.epilogue = matchTensorCoreEpilogue(op, gemm->c, gemm->cView.groups);
     return mm;

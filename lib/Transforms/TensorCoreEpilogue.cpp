@@ -234,10 +234,8 @@ FailureOr<EpilogueOperand> EpilogueMatcher::gemmView(Value v, AffineMap map,
       continue;
     }
     ReassociationIndices run;
-    for (int64_t d : group) {
-      (void)d;
+    for (size_t i = 0; i < group.size(); ++i)
       run.push_back(r++);
-    }
     collapses |= run.size() > 1;
     view.collapse.push_back(run);
     results.push_back(getAffineDimExpr(g, ctx));
