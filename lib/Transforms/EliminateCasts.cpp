@@ -3,6 +3,7 @@
 // --opsnn-eliminate-casts: patterns that move a narrowing precision.cast of
 // a data-movement result onto that op's input, so data moves in the narrow
 // type and casts meet their inverses; the cast folder does the rest.
+// Duplicate casts of one value merge.
 //
 //===----------------------------------------------------------------------===//
 
@@ -119,11 +120,32 @@ struct CastBeforeReshape : OpRewritePattern<CastOp> {
   }
 };
 
+/// Casts of one value to one type, one per consumer (the precision policy
+/// inserts them at each low-precision op), are one cast: later ones in the
+/// block reuse the first, so the value is converted and stored once.
+struct MergeDuplicateCasts : OpRewritePattern<CastOp> {
+  using OpRewritePattern<CastOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(CastOp op,
+                                PatternRewriter &rewriter) const override {
+    for (Operation *user : op.getInput().getUsers()) {
+      auto earlier = dyn_cast<CastOp>(user);
+      if (earlier && earlier != op && earlier.getType() == op.getType() &&
+          earlier->getBlock() == op->getBlock() &&
+          earlier->isBeforeInBlock(op)) {
+        rewriter.replaceOp(op, earlier.getResult());
+        return success();
+      }
+    }
+    return rewriter.notifyMatchFailure(op, "no earlier cast of its input");
+  }
+};
+
 struct EliminateCastsPass
     : opsnn::impl::EliminateCastsPassBase<EliminateCastsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<CastBeforePad, CastBeforeTranspose, CastBeforeLayoutConvert,
+    patterns.add<MergeDuplicateCasts, CastBeforePad, CastBeforeTranspose,
+                 CastBeforeLayoutConvert,
                  CastBeforeReshape<tensor::CollapseShapeOp>,
                  CastBeforeReshape<tensor::ExpandShapeOp>>(&getContext());
     // Not converging within the driver's iterations leaves valid IR.

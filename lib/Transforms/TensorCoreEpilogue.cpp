@@ -42,11 +42,13 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "opsnn-gpu-tensor-core-matmul"
@@ -57,6 +59,20 @@ using namespace mlir::opsnn;
 //===----------------------------------------------------------------------===//
 // Matching
 //===----------------------------------------------------------------------===//
+
+/// The buffer `v` views, through view-like ops and memref.transpose: the
+/// alias analysis stops at a transpose (no ViewLikeOpInterface), and the
+/// tensor-core kernel reads transposed views of attention's heads.
+static Value viewedBuffer(Value v) {
+  while (true) {
+    if (auto transpose = v.getDefiningOp<memref::TransposeOp>())
+      v = transpose.getIn();
+    else if (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+      v = view.getViewSource();
+    else
+      return v;
+  }
+}
 
 namespace {
 /// How an op (with what it contains) may access a buffer.
@@ -83,7 +99,9 @@ private:
   SmallVector<Value> deadBuffers(ArrayRef<linalg::GenericOp> stages);
   Access accessOf(Operation *op, Value buffer);
   bool onlyUsedBy(Value buffer, ArrayRef<Operation *> ops);
-  bool mayAlias(Value x, Value y) { return !aa.alias(x, y).isNo(); }
+  bool mayAlias(Value x, Value y) {
+    return !aa.alias(viewedBuffer(x), viewedBuffer(y)).isNo();
+  }
 
   /// The GEMM (matmul or convolution).
   linalg::LinalgOp matmul;
@@ -114,21 +132,59 @@ static bool isDealloc(Operation *op) {
   return isa<memref::DeallocOp, gpu::DeallocOp>(op);
 }
 
+/// A GPU workgroup or private buffer: a kernel's own memory, never one of
+/// the function's buffers.
+static bool isKernelLocalMemory(Value v) {
+  auto type = dyn_cast<BaseMemRefType>(v.getType());
+  auto space =
+      type ? dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace())
+           : nullptr;
+  return space && space.getValue() != gpu::AddressSpace::Global;
+}
+
+/// What `op` and the ops it contains may do to `buffer`. Ops that declare
+/// no effects are taken to touch everything, except those of an earlier
+/// GPU kernel (a GEMM converted before this one may now sit in between):
+/// its asynchronous copies read their source and write their (workgroup)
+/// destination, and barriers and async groups order accesses without
+/// making any; ldmatrix reads its (workgroup) source.
 Access EpilogueMatcher::accessOf(Operation *op, Value buffer) {
-  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
-      getEffectsRecursively(op);
-  if (!effects)
-    return {true, true};
   Access access;
-  for (const MemoryEffects::EffectInstance &effect : *effects) {
+  auto record = [&](MemoryEffects::Effect *effect, Value target) {
     // An effect on no particular value may touch anything.
-    if (Value target = effect.getValue(); target && !mayAlias(target, buffer))
-      continue;
-    if (isa<MemoryEffects::Read>(effect.getEffect()))
+    if (target && (isKernelLocalMemory(target) || !mayAlias(target, buffer)))
+      return;
+    if (isa<MemoryEffects::Read>(effect))
       access.read = true;
-    else if (isa<MemoryEffects::Write, MemoryEffects::Free>(effect.getEffect()))
+    else if (isa<MemoryEffects::Write, MemoryEffects::Free>(effect))
       access.write = true;
-  }
+  };
+  WalkResult walk = op->walk([&](Operation *nested) {
+    // ldmatrix declares its read on no particular value: it is its source.
+    if (auto load = dyn_cast<nvgpu::LdMatrixOp>(nested)) {
+      record(MemoryEffects::Read::get(), load.getSrcMemref());
+      return WalkResult::advance();
+    }
+    if (auto effects = dyn_cast<MemoryEffectOpInterface>(nested)) {
+      SmallVector<MemoryEffects::EffectInstance> instances;
+      effects.getEffects(instances);
+      for (const MemoryEffects::EffectInstance &instance : instances)
+        record(instance.getEffect(), instance.getValue());
+      return WalkResult::advance();
+    }
+    if (nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
+        isa<gpu::BarrierOp, nvgpu::DeviceAsyncCreateGroupOp,
+            nvgpu::DeviceAsyncWaitOp>(nested))
+      return WalkResult::advance();
+    if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(nested)) {
+      record(MemoryEffects::Read::get(), copy.getSrc());
+      record(MemoryEffects::Write::get(), copy.getDst());
+      return WalkResult::advance();
+    }
+    return WalkResult::interrupt();
+  });
+  if (walk.wasInterrupted())
+    return {true, true};
   return access;
 }
 
@@ -274,22 +330,26 @@ bool EpilogueMatcher::isFusable(linalg::GenericOp stage, Value current) {
   OpOperand *init = stage.getDpsInitOperand(0);
   Value out = init->get();
   auto outType = dyn_cast<MemRefType>(out.getType());
-  if (!outType || outType.getShape() != cType.getShape() ||
-      !outType.getLayout().isIdentity() ||
+  AffineMap outMap = stage.getMatchingIndexingMap(init);
+  if (!outType || !outType.getLayout().isIdentity() ||
       !isa<FloatType, IntegerType>(outType.getElementType()) ||
-      !stage.getMatchingIndexingMap(init).isIdentity())
-    return reject("output is not an identity-layout scalar buffer shaped "
-                  "like the product, written through the identity map");
+      !outMap.isPermutation() ||
+      (!outMap.isIdentity() && (out == current || !stage.getMatchingBlockArgument(init).use_empty())))
+    return reject("output is not an identity-layout scalar buffer written "
+                  "through a permutation (the identity if in place)");
   if (out != current && mayAlias(out, current))
     return reject("output overlaps the product");
   if (out != current && !stage.getMatchingBlockArgument(init).use_empty())
     return reject("payload reads the output's old value");
   bool readsCurrent = out == current;
   llvm::DenseMap<OpOperand *, EpilogueOperand> views;
+  // A permuted output (attention's context cast to f16 and written back in
+  // [batch, seq, heads, dim]) is stored at its rows' own indices.
   FailureOr<EpilogueOperand> outView =
-      gemmView(out, stage.getMatchingIndexingMap(init));
+      gemmView(out, outMap, /*partialRows=*/!outMap.isIdentity());
   if (failed(outView))
-    return reject("output does not collapse to the M x N view");
+    return reject("output does not collapse to the M x N view (its columns "
+                  "are written apart or out of order)");
   views[init] = *outView;
   for (OpOperand *input : stage.getDpsInputOperands()) {
     Value v = input->get();
@@ -475,6 +535,10 @@ TensorCoreEpilogue EpilogueMatcher::run() {
       break;
     stages.push_back(stage);
     current = outputOf(stage);
+    // A permuted output ends the chain: a next stage would iterate over
+    // another space.
+    if (!stage.getMatchingIndexingMap(stage.getDpsInitOperand(0)).isIdentity())
+      break;
   }
   ep.storeProduct = computeStoreProduct(stages);
   // Only the accepted stages' operands (a rejected stage recorded its own).
@@ -505,13 +569,6 @@ mlir::opsnn::matchTensorCoreEpilogue(linalg::LinalgOp producer, Value product,
 //===----------------------------------------------------------------------===//
 // Rewriting
 //===----------------------------------------------------------------------===//
-
-Value TensorCoreEpilogue::output() const {
-  if (!hasStages())
-    return product;
-  linalg::GenericOp last = stages.back();
-  return operands.lookup(last.getDpsInitOperand(0)).value;
-}
 
 void TensorCoreEpilogue::buildViews(OpBuilder &b, Location loc) {
   // One view per buffer and grouping (a residual read by two stages, the
@@ -577,24 +634,15 @@ static llvm::MaybeAlign alignmentOf(MemRefType memref, unsigned colDim,
   return llvm::Align(bytes);
 }
 
-/// The elements (row, col + 0 .. n-1) of the M x N space, read from the
-/// operand `v` (a buffer's M x N view, or a scalar) through `map`: a
-/// contiguous load when the column is the operand's innermost dimension, a
-/// broadcast when the operand does not depend on it, else one load per
-/// element.
-static Value loadOperand(OpBuilder &b, Location loc, const EpilogueOperand &op,
-                         Value row, Value col, int64_t n) {
+/// The indices of element (row, col) of the M x N space in the operand
+/// `op` (a buffer's M x N view) and which of them is the column, if any.
+static std::pair<SmallVector<Value>, std::optional<unsigned>>
+operandIndices(OpBuilder &b, Location loc, const EpilogueOperand &op,
+               Value row, Value col) {
   assert(op.collapse.empty() && "buildViews did not run");
-  Value v = op.value;
-  AffineMap map = op.map;
-  auto memref = dyn_cast<MemRefType>(v.getType());
-  Type element = memref ? memref.getElementType() : v.getType();
-  auto vectorType = VectorType::get({n}, element);
-  if (!memref)
-    return vector::BroadcastOp::create(b, loc, vectorType, v);
   SmallVector<Value> indices;
   std::optional<unsigned> colDim;
-  for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+  for (auto [i, expr] : llvm::enumerate(op.map.getResults())) {
     if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
       indices.push_back(dim.getPosition() == 0 ? row : col);
       if (dim.getPosition() == 1)
@@ -610,12 +658,34 @@ static Value loadOperand(OpBuilder &b, Location loc, const EpilogueOperand &op,
     indices.push_back(affine::AffineApplyOp::create(
         b, loc, AffineMap::get(2, 0, expr), ValueRange{row, col}));
   }
+  return {indices, colDim};
+}
+
+/// Whether the n elements along the column are one contiguous vector access.
+static bool isContiguousColumn(MemRefType memref, std::optional<unsigned> colDim) {
+  return colDim && *colDim + 1 == static_cast<unsigned>(memref.getRank()) &&
+         memref.isLastDimUnitStride();
+}
+
+/// The elements (row, col + 0 .. n-1) of the M x N space, read from the
+/// operand `v` (a buffer's M x N view, or a scalar) through `map`: a
+/// contiguous load when the column is the operand's innermost dimension, a
+/// broadcast when the operand does not depend on it, else one load per
+/// element.
+static Value loadOperand(OpBuilder &b, Location loc, const EpilogueOperand &op,
+                         Value row, Value col, int64_t n) {
+  Value v = op.value;
+  auto memref = dyn_cast<MemRefType>(v.getType());
+  Type element = memref ? memref.getElementType() : v.getType();
+  auto vectorType = VectorType::get({n}, element);
+  if (!memref)
+    return vector::BroadcastOp::create(b, loc, vectorType, v);
+  auto [indices, colDim] = operandIndices(b, loc, op, row, col);
   if (!colDim) {
     Value scalar = memref::LoadOp::create(b, loc, v, indices);
     return vector::BroadcastOp::create(b, loc, vectorType, scalar);
   }
-  if (*colDim + 1 == static_cast<unsigned>(memref.getRank()) &&
-      memref.isLastDimUnitStride())
+  if (isContiguousColumn(memref, colDim))
     return vector::LoadOp::create(b, loc, vectorType, v, indices,
                                   /*nontemporal=*/false,
                                   alignmentOf(memref, *colDim, n));
@@ -625,6 +695,30 @@ static Value loadOperand(OpBuilder &b, Location loc, const EpilogueOperand &op,
     elements.push_back(memref::LoadOp::create(b, loc, v, indices));
   }
   return vector::FromElementsOp::create(b, loc, vectorType, elements);
+}
+
+/// Stores `values`, the elements (row, col + 0 .. n-1) of the M x N space,
+/// to the output `op` (its M x N view, whose map has the column): one
+/// vector store when the column is its innermost dimension, else one store
+/// per element.
+static void storeOutput(OpBuilder &b, Location loc, const EpilogueOperand &op,
+                        Value values, Value row, Value col) {
+  int64_t n = cast<VectorType>(values.getType()).getDimSize(0);
+  auto memref = cast<MemRefType>(op.value.getType());
+  auto [indices, colDim] = operandIndices(b, loc, op, row, col);
+  assert(colDim && "the output's view has no column");
+  if (isContiguousColumn(memref, colDim)) {
+    vector::StoreOp::create(b, loc, values, op.value, indices,
+                            /*nontemporal=*/false,
+                            alignmentOf(memref, *colDim, n));
+    return;
+  }
+  for (int64_t e = 0; e < n; ++e) {
+    indices[*colDim] = addIndex(b, loc, col, e);
+    Value element =
+        vector::ExtractOp::create(b, loc, values, ArrayRef<int64_t>{e});
+    memref::StoreOp::create(b, loc, element, op.value, indices);
+  }
 }
 
 void TensorCoreEpilogue::applyAndStore(OpBuilder &b, Location loc, Value acc,
@@ -675,11 +769,9 @@ void TensorCoreEpilogue::applyAndStore(OpBuilder &b, Location loc, Value acc,
     current = lookup(body.getTerminator()->getOperand(0));
     currentBuffer = outputOf(stage);
   }
-  Value out = output();
-  vector::StoreOp::create(b, loc, current, out, ValueRange{row, col},
-                          /*nontemporal=*/false,
-                          alignmentOf(cast<MemRefType>(out.getType()),
-                                      /*colDim=*/1, n));
+  linalg::GenericOp last = stages.back();
+  storeOutput(b, loc, operands.lookup(last.getDpsInitOperand(0)),
+              current, row, col);
 }
 
 void TensorCoreEpilogue::applyToFragment(OpBuilder &b, Location loc, Value acc,

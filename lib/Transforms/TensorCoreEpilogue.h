@@ -52,7 +52,8 @@ struct TensorCoreEpilogue {
   linalg::FillOp deadFill;
   /// The elementwise consumers in program order: the first reads C through
   /// the identity map, each next one the previous one's output. The kernel
-  /// applies their payloads to the fragments and writes the last output.
+  /// applies their payloads to the fragments and writes the last output
+  /// (the last one may write it through a permutation: its own row indices).
   SmallVector<linalg::GenericOp> stages;
   /// Whether the kernel still stores the plain product to C (C has another
   /// reader or is not a local buffer).
@@ -65,8 +66,6 @@ struct TensorCoreEpilogue {
   llvm::DenseMap<OpOperand *, EpilogueOperand> operands{};
 
   bool hasStages() const { return !stages.empty(); }
-  /// The buffer the last stage writes (its M x N view once buildViews ran).
-  Value output() const;
 
   /// Creates the M x N views (memref.collapse_shape) of the operands that
   /// need one at `b`'s insertion point, which the operands dominate (the
@@ -78,8 +77,9 @@ struct TensorCoreEpilogue {
   Operation *anchor(Operation *matmul) const;
 
   /// Applies the stages to `acc`, a vector<n x f32> of product elements
-  /// (row, col + 0 .. n-1), and stores the result to the output. The other
-  /// operands are loaded at the indices their M x N maps give.
+  /// (row, col + 0 .. n-1), and stores the result to the last stage's
+  /// output. The other operands are loaded, and the output stored, at the
+  /// indices their M x N maps give.
   void applyAndStore(OpBuilder &b, Location loc, Value acc, Value row,
                      Value col) const;
 

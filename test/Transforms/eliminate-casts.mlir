@@ -56,3 +56,26 @@ func.func @left_alone(%a: tensor<4x6xf16>, %b: tensor<4x6xf32>) -> (tensor<6x4xf
   %n = precision.cast %t2 : tensor<6x4xf32> to tensor<6x4xf16>
   return %w, %n, %t2 : tensor<6x4xf32>, tensor<6x4xf16>, tensor<6x4xf32>
 }
+
+// One value cast for three consumers (the precision policy casts at each
+// low-precision op, as for attention's Q, K and V projections of one layer
+// norm): one cast; a cast to another type and a cast inside a region stay.
+// CHECK-LABEL: func @duplicate_casts
+// CHECK: %[[H:.*]] = precision.cast %arg0 : tensor<4x8xf32> to tensor<4x8xf16>
+// CHECK-NEXT: %[[B:.*]] = precision.cast %arg0 : tensor<4x8xf32> to tensor<4x8xbf16>
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: precision.cast %arg0 : tensor<4x8xf32> to tensor<4x8xf16>
+// CHECK: return %[[H]], %[[H]], %[[B]], %[[H]], %{{.*}} :
+func.func @duplicate_casts(%x: tensor<4x8xf32>, %p: i1) -> (tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xbf16>, tensor<4x8xf16>, tensor<4x8xf16>) {
+  %a = precision.cast %x : tensor<4x8xf32> to tensor<4x8xf16>
+  %b = precision.cast %x : tensor<4x8xf32> to tensor<4x8xf16>
+  %c = precision.cast %x : tensor<4x8xf32> to tensor<4x8xbf16>
+  %r = scf.if %p -> tensor<4x8xf16> {
+    %i = precision.cast %x : tensor<4x8xf32> to tensor<4x8xf16>
+    scf.yield %i : tensor<4x8xf16>
+  } else {
+    scf.yield %a : tensor<4x8xf16>
+  }
+  %d = precision.cast %x : tensor<4x8xf32> to tensor<4x8xf16>
+  return %a, %b, %c, %d, %r : tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xbf16>, tensor<4x8xf16>, tensor<4x8xf16>
+}

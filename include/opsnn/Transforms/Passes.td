@@ -663,6 +663,10 @@ def EliminateCastsPass : Pass<"opsnn-eliminate-casts", "::mlir::func::FuncOp"> {
     ```
 
     becomes a pad of `%x` in f16, with no cast left.
+
+    Casts of one value to one type in one block (the precision policy
+    inserts one per low-precision consumer) merge into the first, so the
+    value is converted, and stored, once.
   }];
   let dependentDialects = ["::mlir::opsnn::precision::PrecisionDialect",
                            "::mlir::arith::ArithDialect",
