@@ -306,11 +306,13 @@ FailureOr<EpilogueOperand> EpilogueMatcher::gemmView(Value v, AffineMap map,
 }
 
 /// The structure of one stage reading `current` (C or the previous stage's
-/// output): all-parallel over C's iteration space, one output shaped like C
-/// written through the identity map, `current` read only through the
-/// identity map, the other operands through projected permutations (bias,
-/// per-row, residual, transposed) that collapse to the M x N space, an
-/// elementwise arith/math payload. Records the operands' M x N views.
+/// output): all-parallel over C's iteration space, one output written
+/// through the identity map (in place or not) or, as the chain's last stage,
+/// through a permutation into a buffer of its own whose old value it does
+/// not read (attention's context stored as [b, s, h, d]), `current` read
+/// only through the identity map, the other operands through projected
+/// permutations (bias, per-row, residual, transposed) that collapse to the
+/// M x N space, an elementwise arith/math payload. Records the operands' M x N views.
 bool EpilogueMatcher::isFusable(linalg::GenericOp stage, Value current) {
   auto reject = [&](const Twine &why) {
     LLVM_DEBUG(llvm::dbgs()
@@ -334,7 +336,8 @@ bool EpilogueMatcher::isFusable(linalg::GenericOp stage, Value current) {
   if (!outType || !outType.getLayout().isIdentity() ||
       !isa<FloatType, IntegerType>(outType.getElementType()) ||
       !outMap.isPermutation() ||
-      (!outMap.isIdentity() && (out == current || !stage.getMatchingBlockArgument(init).use_empty())))
+      (!outMap.isIdentity() &&
+       (out == current || !stage.getMatchingBlockArgument(init).use_empty())))
     return reject("output is not an identity-layout scalar buffer written "
                   "through a permutation (the identity if in place)");
   if (out != current && mayAlias(out, current))

@@ -382,3 +382,127 @@ func.func @conv_bias_written_in_between(%in: memref<1x10x10x32xf16>, %f: memref<
   }
   return %out : memref<1x8x8x64xf32>
 }
+
+// -----
+
+#a = affine_map<(b, h, i, j, k) -> (b, h, i, k)>
+#b = affine_map<(b, h, i, j, k) -> (b, h, k, j)>
+#c = affine_map<(b, h, i, j, k) -> (b, h, i, j)>
+#id = affine_map<(b, h, i, d) -> (b, h, i, d)>
+#bihd = affine_map<(b, h, i, d) -> (b, i, h, d)>
+#bdhi = affine_map<(b, h, i, d) -> (b, d, h, i)>
+
+// A batched GEMM's cast written back as [b, s, h, d]: the last stage stores
+// through the permutation, the row index split into (b, h, i); d stays the
+// innermost dimension, so the rows are vector stores. The product is not
+// stored.
+// CHECK-LABEL: func.func @permuted_output
+// CHECK: %[[OUT:.+]] = memref.alloc() : memref<2x64x3x32xf16>
+// CHECK: gpu.launch
+// CHECK-NOT: vector.transfer_write {{.*}}xf32>
+// CHECK: arith.truncf {{.*}} : vector<8xf32> to vector<8xf16>
+// CHECK: vector.store {{.*}}, %[[OUT]][{{.*}}] : memref<2x64x3x32xf16>, vector<8xf16>
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[OUT]]
+func.func @permuted_output(%p: memref<2x3x64x64xf16>, %v: memref<2x3x64x32xf16>) -> memref<2x64x3x32xf16> {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<2x3x64x32xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x3x64x32xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : memref<2x3x64x64xf16>, memref<2x3x64x32xf16>) outs(%c : memref<2x3x64x32xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %x32 = arith.extf %x : f16 to f32
+    %y32 = arith.extf %y : f16 to f32
+    %m = arith.mulf %x32, %y32 : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  }
+  %out = memref.alloc() : memref<2x64x3x32xf16>
+  linalg.generic {indexing_maps = [#id, #bihd], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : memref<2x3x64x32xf32>) outs(%out : memref<2x64x3x32xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  }
+  memref.dealloc %c : memref<2x3x64x32xf32>
+  return %out : memref<2x64x3x32xf16>
+}
+
+// The column d written outermost but one ([b, d, h, i]): the elements of a
+// row are apart in the output, one scalar store each.
+// CHECK-LABEL: func.func @permuted_output_column_apart
+// CHECK: %[[OUT:.+]] = memref.alloc() : memref<2x32x3x64xf16>
+// CHECK: gpu.launch
+// CHECK-NOT: vector.store
+// CHECK: memref.store {{.*}}, %[[OUT]][{{.*}}] : memref<2x32x3x64xf16>
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg.generic
+func.func @permuted_output_column_apart(%p: memref<2x3x64x64xf16>, %v: memref<2x3x64x32xf16>) -> memref<2x32x3x64xf16> {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<2x3x64x32xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x3x64x32xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : memref<2x3x64x64xf16>, memref<2x3x64x32xf16>) outs(%c : memref<2x3x64x32xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %x32 = arith.extf %x : f16 to f32
+    %y32 = arith.extf %y : f16 to f32
+    %m = arith.mulf %x32, %y32 : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  }
+  %out = memref.alloc() : memref<2x32x3x64xf16>
+  linalg.generic {indexing_maps = [#id, #bdhi], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : memref<2x3x64x32xf32>) outs(%out : memref<2x32x3x64xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  }
+  memref.dealloc %c : memref<2x3x64x32xf32>
+  return %out : memref<2x32x3x64xf16>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#t = affine_map<(i, j) -> (j, i)>
+
+// A permuted output must be a buffer of its own, written without being
+// read: transposing the product into itself, or accumulating into a
+// transposed output, stays a consumer.
+// CHECK-LABEL: func.func @transposed_in_place
+// CHECK: gpu.launch
+// CHECK: gpu.terminator
+// CHECK: linalg.generic
+func.func @transposed_in_place(%a: memref<64x32xf16>, %b: memref<32x64xf16>) -> memref<64x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x32xf16>, memref<32x64xf16>) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#t], iterator_types = ["parallel", "parallel"]}
+      outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f32):
+    %y = arith.addf %x, %x : f32
+    linalg.yield %y : f32
+  }
+  return %c : memref<64x64xf32>
+}
+
+// CHECK-LABEL: func.func @transposed_accumulate
+// CHECK: gpu.launch
+// CHECK: gpu.terminator
+// CHECK: linalg.generic
+func.func @transposed_accumulate(%a: memref<64x32xf16>, %b: memref<32x64xf16>, %d: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x32xf16>, memref<32x64xf16>) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#id, #t], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<64x64xf32>) outs(%d : memref<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.addf %x, %o : f32
+    linalg.yield %y : f32
+  }
+  memref.dealloc %c : memref<64x64xf32>
+  return
+}

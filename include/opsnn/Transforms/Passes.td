@@ -1040,7 +1040,12 @@ def GPUTensorCoreMatmulPass
     (all-parallel over M x N, an arith/math payload, other operands through
     projected permutations: bias, per-row, residual) is applied to the
     fragments before they are stored, writing the last generic's output
-    instead of C. The kernel then sits where the last generic was; C (and
+    instead of C. The last generic may write its own buffer through a
+    permutation of the loops, if it does not read that buffer's old value
+    (attention's context cast to f16 and stored back as [b, s, h, d]): each
+    row is stored at its own indices (row dimensions split from the row
+    index by floordiv/mod), as a vector when the column stays the innermost
+    dimension, else element by element. The kernel then sits where the last generic was; C (and
     each intermediate buffer) is no longer written or allocated when
     nothing else uses it. On the GPU the payload is applied to the per-lane
     stores that the mma.sync conversion produces (it cannot map other ops
