@@ -8,6 +8,7 @@
 
 #include "opsnn/Pipelines/Pipelines.h"
 
+#include "opsnn/Target/TargetDescription.h"
 #include "opsnn/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -35,6 +36,11 @@ void mlir::opsnn::buildOptimizePipeline(OpPassManager &pm,
   precision.listsFile = options.lists;
   precision.keepFirstLastFP32 = options.keepFirstLastFP32;
   precision.keepIOTypes = options.keepIOTypes;
+  // TF32 where the target has it: the range rules protect the exponent
+  // range, which TF32 keeps.
+  std::optional<TargetDescription> target = lookupTarget(options.target);
+  precision.rangeTF32 =
+      options.rangeTF32 && target && target->peakTf32Tflops > 0;
   funcPm.addPass(createAssignPrecisionPass(precision));
   funcPm.addPass(createEliminateCastsPass());
   funcPm.addPass(createCanonicalizerPass());

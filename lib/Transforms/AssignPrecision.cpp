@@ -383,34 +383,47 @@ LogicalResult AssignPrecisionPass::rewrite(linalg::LinalgOp linalgOp,
   return success();
 }
 
+/// Whether `op` may run as TF32: a convolution or contraction on tensors
+/// whose inputs are all f32.
+static bool takesTF32(linalg::LinalgOp op, OpClass opClass) {
+  return (opClass == OpClass::Convolution ||
+          opClass == OpClass::Contraction) &&
+         op.hasPureTensorSemantics() &&
+         llvm::all_of(op.getDpsInputOperands(), [](OpOperand *operand) {
+           return isF32Tensor(operand->get().getType());
+         });
+}
+
+/// Records `op`'s decision; TF32 also sets `opsnn.tf32`, which
+/// --opsnn-gpu-tensor-core-matmul honours.
+static void recordDecision(Operation *op, Type precision, StringRef reason) {
+  Builder b(op->getContext());
+  if (isa<FloatTF32Type>(precision))
+    op->setAttr("opsnn.tf32", b.getUnitAttr());
+  op->setAttr("precision.decision",
+              b.getDictionaryAttr(
+                  {b.getNamedAttr("precision", TypeAttr::get(precision)),
+                   b.getNamedAttr("reason", b.getStringAttr(reason))}));
+}
+
 /// mode=tf32: storage stays FP32; every f32 convolution and contraction
 /// (but the first and last with keep-first-last-fp32) may run its
-/// operands as TF32 on tensor cores (`opsnn.tf32`, which
-/// --opsnn-gpu-tensor-core-matmul honours). TF32 keeps FP32's exponent
-/// range, so the value-range rules do not apply.
+/// operands as TF32 on tensor cores. TF32 keeps FP32's exponent range, so
+/// the value-range rules do not apply.
 void AssignPrecisionPass::markTF32(func::FuncOp func) {
   SmallVector<linalg::LinalgOp> contractions;
   func.walk([&](linalg::LinalgOp op) {
-    OpClass opClass = computeOpFingerprint(op).opClass;
-    if ((opClass == OpClass::Convolution || opClass == OpClass::Contraction) &&
-        op.hasPureTensorSemantics() &&
-        llvm::all_of(op.getDpsInputOperands(), [](OpOperand *operand) {
-          return isF32Tensor(operand->get().getType());
-        }))
+    if (takesTF32(op, computeOpFingerprint(op).opClass))
       contractions.push_back(op);
   });
   Builder b(func.getContext());
   for (linalg::LinalgOp op : contractions) {
     bool keep = keepFirstLastFP32 &&
                 (op == contractions.front() || op == contractions.back());
-    Type precision = keep ? Type(b.getF32Type()) : Type(b.getTF32Type());
-    StringRef reason = keep ? "keep-first-last-fp32" : "mode";
-    if (!keep)
-      op->setAttr("opsnn.tf32", b.getUnitAttr());
-    op->setAttr("precision.decision",
-                b.getDictionaryAttr(
-                    {b.getNamedAttr("precision", TypeAttr::get(precision)),
-                     b.getNamedAttr("reason", b.getStringAttr(reason))}));
+    if (keep)
+      recordDecision(op, b.getF32Type(), "keep-first-last-fp32");
+    else
+      recordDecision(op, b.getTF32Type(), "mode");
   }
 }
 
@@ -484,21 +497,23 @@ void AssignPrecisionPass::runOnOperation() {
     bool lower = false;
     // Ops that stay FP32 say why too (the report shows every decision).
     auto keepFP32 = [&](StringRef why) {
-      op->setAttr("precision.decision",
-                  rewriter.getDictionaryAttr(
-                      {rewriter.getNamedAttr(
-                           "precision", TypeAttr::get(rewriter.getF32Type())),
-                       rewriter.getNamedAttr("reason",
-                                             rewriter.getStringAttr(why))}));
+      recordDecision(op, rewriter.getF32Type(), why);
     };
+    bool firstOrLast =
+        keepFirstLastFP32 && gemmLike &&
+        (op == contractions.front() || op == contractions.back());
     if (auto forced = op->getAttrOfType<StringAttr>("opsnn.precision")) {
       lower = forced.getValue() != "fp32";
       reason = "attribute";
     } else if (std::optional<std::string> range = rangeReason(op)) {
-      keepFP32(*range);
+      // TF32 keeps the range the rules protect.
+      if (rangeTF32 && !firstOrLast && takesTF32(op, opClass))
+        recordDecision(op, rewriter.getTF32Type(),
+                       *range + "; TF32 keeps FP32's range");
+      else
+        keepFP32(*range);
       continue;
-    } else if (keepFirstLastFP32 && gemmLike &&
-               (op == contractions.front() || op == contractions.back())) {
+    } else if (firstOrLast) {
       keepFP32("keep-first-last-fp32");
       continue;
     } else if (!mixed) {

@@ -110,6 +110,26 @@ bool shouldFuse(OpOperand *fused, bool fuseNarrowingCasts) {
          keepsGroupsAdjacent(consumer, fused, copy);
 }
 
+/// Carries `opsnn.tf32` (a precision decision the tensor-core kernel
+/// honours) from a contraction to the op that replaces it: reshape folding
+/// and elementwise fusion rebuild contractions as new generics (upstream
+/// keeps no discardable attributes), behind a reshape when one was folded.
+struct KeepTF32Listener : RewriterBase::Listener {
+  void notifyOperationReplaced(Operation *op, ValueRange values) override {
+    if (!op->hasAttr(kTF32))
+      return;
+    for (Value value : values) {
+      Operation *def = value.getDefiningOp();
+      while (def && isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def))
+        def = def->getOperand(0).getDefiningOp();
+      if (auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(def))
+        if (linalg::isaContractionOpInterface(linalgOp))
+          def->setAttr(kTF32, op->getAttr(kTF32));
+    }
+  }
+  static constexpr StringLiteral kTF32 = "opsnn.tf32";
+};
+
 struct FuseElementwisePass
     : public opsnn::impl::FuseElementwisePassBase<FuseElementwisePass> {
   using Base::Base;
@@ -149,9 +169,11 @@ struct FuseElementwisePass
       opsnn::populateFoldTransposeIntoProducerPatterns(patterns);
     // Not converging within the driver's default iterations is not an
     // error: what was fused so far is correct IR.
-    (void)applyPatternsGreedily(
-        getOperation(), std::move(patterns),
-        GreedyRewriteConfig().setUseTopDownTraversal());
+    KeepTF32Listener keepTF32;
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns),
+                                GreedyRewriteConfig()
+                                    .setUseTopDownTraversal()
+                                    .setListener(&keepTF32));
   }
 };
 

@@ -74,6 +74,15 @@ static Value viewedBuffer(Value v) {
   }
 }
 
+/// Whether `x` is a buffer allocated in the function and `y` a global's
+/// (a weight's): new memory is never a global's, which the local alias
+/// analysis does not know (it answers "may alias").
+static bool isFreshAllocationAndGlobal(Value x, Value y) {
+  Operation *def = x.getDefiningOp();
+  return def && hasSingleEffect<MemoryEffects::Allocate>(def, x) &&
+         y.getDefiningOp<memref::GetGlobalOp>();
+}
+
 namespace {
 /// How an op (with what it contains) may access a buffer.
 struct Access {
@@ -100,7 +109,11 @@ private:
   Access accessOf(Operation *op, Value buffer);
   bool onlyUsedBy(Value buffer, ArrayRef<Operation *> ops);
   bool mayAlias(Value x, Value y) {
-    return !aa.alias(viewedBuffer(x), viewedBuffer(y)).isNo();
+    x = viewedBuffer(x);
+    y = viewedBuffer(y);
+    if (isFreshAllocationAndGlobal(x, y) || isFreshAllocationAndGlobal(y, x))
+      return false;
+    return !aa.alias(x, y).isNo();
   }
 
   /// The GEMM (matmul or convolution).

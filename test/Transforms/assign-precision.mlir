@@ -12,6 +12,8 @@
 // RUN: ops-nn-opt %s --pass-pipeline="builtin.module(func.func(opsnn-analyze-ranges{calibration=%S/Inputs/calibration.json},opsnn-assign-precision{mode=mixed-fp16}))" | FileCheck %s --check-prefix=CAL
 // RUN: ops-nn-opt %s --opsnn-assign-precision="mode=mixed-fp16 underflow-fraction=0.5" | FileCheck %s --check-prefix=FRACTION
 // RUN: ops-nn-opt %s --opsnn-assign-precision="mode=mixed-fp16 underflow-fraction=0.2" | FileCheck %s --check-prefix=FRACTION2
+// RUN: ops-nn-opt %s --opsnn-assign-precision="mode=mixed-fp16 range-tf32" | FileCheck %s --check-prefix=RANGETF32
+// RUN: ops-nn-opt %s --opsnn-assign-precision="mode=mixed-fp16 range-tf32 keep-first-last-fp32" | FileCheck %s --check-prefix=RANGETF32FL
 // RUN: not ops-nn-opt %s --opsnn-assign-precision="underflow-fraction=1.5" 2>&1 | FileCheck %s --check-prefix=BADFRACTION
 // RUN: not ops-nn-opt %s --opsnn-assign-precision="mode=fp12" 2>&1 | FileCheck %s --check-prefix=MODE
 // RUN: ops-nn-opt %s --pass-pipeline="builtin.module(func.func(opsnn-analyze-ranges{calibration=%S/Inputs/calibration.json},opsnn-assign-precision{mode=int8}))" | FileCheck %s --check-prefix=INT8
@@ -93,6 +95,22 @@
 // FRACTION2-LABEL: func @ranges
 // FRACTION2: reason = "range: non-zero |x| down to 1e-09 < 1e-08 for 33.3333% of the non-zero values (constant)"
 // BADFRACTION: error: opsnn-assign-precision: underflow-fraction must be in [0, 1), got 1.5
+// With range-tf32 the two run as TF32 (FP32's range, 10-bit mantissa):
+// marked for the tensor-core kernel, their inputs left FP32. Under
+// keep-first-last-fp32 the first and last contraction stay FP32.
+// RANGETF32-LABEL: func @ranges
+// RANGETF32-DAG: linalg.matmul {opsnn.tf32, precision.decision = {precision = tf32, reason = "range: |x| up to 70000 > 65504 (constant); TF32 keeps FP32's range"}} ins(%arg0, %{{.*}} : tensor<2x2xf32>, tensor<2x2xf32>)
+// RANGETF32-DAG: linalg.matmul {opsnn.tf32, precision.decision = {precision = tf32, reason = "range: non-zero |x| down to 1e-09 < 1e-08 (constant); TF32 keeps FP32's range"}} ins(%arg0, %{{.*}} : tensor<2x2xf32>, tensor<2x2xf32>)
+// RANGETF32-DAG: precision.decision = {precision = f16, reason = "low list"}
+// RANGETF32FL-LABEL: func @ranges
+// RANGETF32FL: linalg.matmul {precision.decision = {precision = f32, reason = "range: |x| up to 70000 > 65504 (constant)"}}
+// RANGETF32FL: linalg.matmul {opsnn.tf32, precision.decision = {precision = tf32, reason = "range: non-zero |x| down to 1e-09 < 1e-08 (constant); TF32 keeps FP32's range"}}
+// RANGETF32FL: linalg.matmul {precision.decision = {precision = f32, reason = "keep-first-last-fp32"}}
+// Only contractions and convolutions run as TF32; an elementwise op out of
+// range stays FP32.
+// RANGETF32-LABEL: func @range_elementwise
+// RANGETF32-NOT: opsnn.tf32
+// RANGETF32: precision.decision = {precision = f32, reason = "range: |x| up to 70000 > 65504 (constant)"}
 // BF16-LABEL: func @ranges
 // BF16-NOT: reason = "range
 // BF16: return
@@ -126,6 +144,17 @@ func.func @ranges(%a: tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>, ten
   %1 = linalg.matmul ins(%a, %tiny : tensor<2x2xf32>, tensor<2x2xf32>) outs(%acc : tensor<2x2xf32>) -> tensor<2x2xf32>
   %2 = linalg.matmul ins(%a, %fine : tensor<2x2xf32>, tensor<2x2xf32>) outs(%acc : tensor<2x2xf32>) -> tensor<2x2xf32>
   return %0, %1, %2 : tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>
+}
+func.func @range_elementwise(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %big = arith.constant dense<[[70000.0, 1.0], [1.0, 1.0]]> : tensor<2x2xf32>
+  %e = tensor.empty() : tensor<2x2xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a, %big : tensor<2x2xf32>, tensor<2x2xf32>) outs(%e : tensor<2x2xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<2x2xf32>
+  return %r : tensor<2x2xf32>
 }
 func.func @softmax_stays(%a: tensor<4x16xf32>) -> tensor<4x16xf32> {
   %e = tensor.empty() : tensor<4x16xf32>

@@ -269,3 +269,22 @@ func.func @transpose_keeps_k_adjacent(%ctx: tensor<2x4x16x8xf32>, %w: tensor<4x8
   } -> tensor<2x16x32xf32>
   return %o : tensor<2x16x32xf32>
 }
+
+// -----
+
+// A matmul marked to run as TF32 (--opsnn-assign-precision) between the
+// importer's reshapes: folding them rebuilds it as a 3-D generic
+// contraction, which keeps opsnn.tf32 for the tensor-core kernel.
+// CHECK-LABEL: func.func @tf32_through_reshapes
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]{{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x8x16xf32>, tensor<16x32xf32>)
+// CHECK-SAME: attrs =  {opsnn.tf32}
+func.func @tf32_through_reshapes(%x: tensor<2x8x16xf32>, %w: tensor<16x32xf32>) -> tensor<2x8x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %x2 = tensor.collapse_shape %x [[0, 1], [2]] : tensor<2x8x16xf32> into tensor<16x16xf32>
+  %e = tensor.empty() : tensor<16x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %m = linalg.matmul {opsnn.tf32} ins(%x2, %w : tensor<16x16xf32>, tensor<16x32xf32>) outs(%f : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %m3 = tensor.expand_shape %m [[0, 1], [2]] output_shape [2, 8, 32] : tensor<16x32xf32> into tensor<2x8x32xf32>
+  return %m3 : tensor<2x8x32xf32>
+}

@@ -506,3 +506,33 @@ func.func @transposed_accumulate(%a: memref<64x32xf16>, %b: memref<32x64xf16>, %
   memref.dealloc %c : memref<64x64xf32>
   return
 }
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (j)>
+
+memref.global "private" constant @weight : memref<32x64xf16> = dense<1.0>
+
+// B is a global's (a weight bufferized from a constant): the consumer's
+// freshly allocated output cannot overlap it, so the consumer is fused.
+// CHECK-LABEL: func.func @weight_is_a_global
+// CHECK: gpu.launch
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg.generic
+func.func @weight_is_a_global(%a: memref<64x32xf16>, %bias: memref<64xf32>) -> memref<64x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %b = memref.get_global @weight : memref<32x64xf16>
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x32xf16>, memref<32x64xf16>) outs(%c : memref<64x64xf32>)
+  %d = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<64x64xf32>, memref<64xf32>) outs(%d : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %c : memref<64x64xf32>
+  return %d : memref<64x64xf32>
+}

@@ -157,6 +157,12 @@ struct OptimizeOptions : public PassPipelineOptions<OptimizeOptions> {
       *this, "keep-io-types",
       llvm::cl::desc("Function arguments and results keep their types"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> rangeTF32{
+      *this, "range-tf32",
+      llvm::cl::desc("On a target with TF32 tensor cores, convolutions and "
+                     "contractions that the value-range rules keep in FP32 "
+                     "run as TF32 (FP32's range)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> annotate{
       *this, "annotate",
       llvm::cl::desc("Record every layout decision (layout.decision)"),

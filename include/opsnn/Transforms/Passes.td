@@ -130,6 +130,10 @@ def FuseElementwisePass : Pass<"opsnn-fuse-elementwise"> {
     the CPU the cast inside the contraction keeps bf16 vectors out of the
     x86 back end's reach, which cannot legalize all of them).
 
+    A contraction rebuilt by these patterns (a matmul between reshapes
+    becomes a generic contraction) keeps its `opsnn.tf32` precision
+    decision, which upstream's patterns would drop.
+
     Transposes cost no copy: `linalg.transpose` is generalized, and the
     copy fuses into its consumer's input map (attention's Q, K and V read
     where the projections wrote them, [b, s, h, d]); a computing producer
@@ -616,7 +620,13 @@ def AssignPrecisionPass : Pass<"opsnn-assign-precision", "::mlir::func::FuncOp">
     are harmless). Ranges of other tensors come from
     `--opsnn-analyze-ranges` (intervals, calibration, user ranges).
     `keep-first-last-fp32` keeps the first and the last contraction in
-    FP32. `keep-io-types=false` lets arguments and results take the low
+    FP32. With `range-tf32`, a convolution or contraction on FP32 inputs
+    that the range rules keep in FP32 runs as TF32 instead (`opsnn.tf32`
+    and a tf32 decision, the range in its reason): TF32 has FP32's
+    exponent range, which is what those rules protect, and FP16's 10-bit
+    mantissa (the first and last contraction still stay FP32 with
+    `keep-first-last-fp32`; an op's `opsnn.precision = "fp32"` too).
+    `keep-io-types=false` lets arguments and results take the low
     type. An op's `opsnn.precision = "fp32"|"fp16"|"bf16"` attribute
     overrides everything; `lists=FILE.json` replaces the class lists:
     `{"low": ["conv", "gemm"], "fp32": ["softmax", ...]}`. Every rewritten
@@ -637,6 +647,8 @@ def AssignPrecisionPass : Pass<"opsnn-assign-precision", "::mlir::func::FuncOp">
            "Constants with a non-zero magnitude below this keep their op in FP32">,
     Option<"underflowFraction", "underflow-fraction", "double", /*default=*/"0.0",
            "Constants: keep FP32 only when more than this fraction of their non-zero values fall below underflow-threshold (0: any one value)">,
+    Option<"rangeTF32", "range-tf32", "bool", /*default=*/"false",
+           "Convolutions and contractions the range rules keep in FP32 run as TF32 (FP32's range, FP16's mantissa)">,
   ];
   let dependentDialects = ["::mlir::opsnn::precision::PrecisionDialect",
                            "::mlir::arith::ArithDialect",
