@@ -9,9 +9,10 @@ deploys, --opsnn-optimize="target=a100 precision=mixed-fp16" then the
 tensor-core pipeline (mixed-fp16), each checked against onnxruntime on the
 same random inputs and timed with ops-nn-run --repeat (kernel time by CUDA
 events, and the whole call). Without a GPU (--dry-run, or no driver) it
-lowers every variant, assembles nothing, and runs the tensor-core
-variants' algorithms on the CPU instead (emulate-tensor-core-matmul,
-emulate-warp-reductions) for the check.
+lowers every variant, assembles nothing, and runs each variant's
+algorithms on the CPU instead (emulate-gpu-loops: the generic kernels'
+fused parallel loops; emulate-tensor-core-matmul, emulate-warp-reductions)
+for the check.
 
 Usage: bench/gpu/zoo_transformers.py [--repeat N] [--dry-run] [--models a,b]
 Prints one line per model and variant: kernels, rel. L2 vs onnxruntime,
@@ -42,9 +43,10 @@ VARIANTS = {
 }
 # Without a GPU, the tensor-core variants' algorithms on the CPU.
 EMULATED = {
-    "tensor-cores": "opsnn-lower-to-cpu{emulate-warp-reductions "
+    "generic": "opsnn-lower-to-cpu{emulate-gpu-loops}",
+    "tensor-cores": "opsnn-lower-to-cpu{emulate-gpu-loops emulate-warp-reductions "
                     "emulate-tensor-core-matmul=a100 emulate-tensor-core-tf32}",
-    "mixed-fp16": MIXED + "opsnn-lower-to-cpu{emulate-warp-reductions "
+    "mixed-fp16": MIXED + "opsnn-lower-to-cpu{emulate-gpu-loops emulate-warp-reductions "
                           "emulate-tensor-core-matmul=a100}",
 }
 

@@ -29,7 +29,7 @@ void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
   // The emulated GPU kernels match linalg ops on buffers: nothing is
   // vectorized beforehand.
   if (options.vectorize && options.emulateTensorCoreMatmul.empty() &&
-      !options.emulateWarpReductions)
+      !options.emulateWarpReductions && !options.emulateGPULoops)
     pm.addNestedPass<func::FuncOp>(createTileAndVectorizeCPUPass());
   addBufferizationStage(pm);
   // In the GPU pipeline's order: the tensor-core kernels take their
@@ -49,8 +49,12 @@ void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createGPUWarpReducePass(warpReduce));
   }
 
-  // Loops.
-  pm.addPass(createConvertLinalgToLoopsPass());
+  // Loops (the GPU's kernels as parallel loops, which scf-to-cf runs in
+  // sequence).
+  if (options.emulateGPULoops)
+    addParallelLoopsStage(pm);
+  else
+    pm.addPass(createConvertLinalgToLoopsPass());
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass());
   // Fully unrolled: no temporary buffers (whose allocas would sit inside
   // the tile loops and grow the stack every iteration).

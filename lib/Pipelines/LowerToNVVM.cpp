@@ -128,9 +128,9 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createGPUWarpReducePass());
 
   // Parallel loops -> blocks of threads: all of an op's parallel loops
-  // (reductions innermost first, or they would run inside few threads).
-  pm.addNestedPass<func::FuncOp>(createInterchangeParallelFirstPass());
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  // (reductions innermost first, or they would run inside few threads),
+  // fused where they can share a kernel.
+  addParallelLoopsStage(pm);
   // Innermost dimension first, so threadIdx.x walks contiguous elements.
   pm.addPass(createReverseParallelLoopsPass());
   pm.addNestedPass<func::FuncOp>(

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
@@ -35,6 +36,12 @@ void mlir::opsnn::addLowerToLinalgStage(OpPassManager &pm,
   fusion.fuseNarrowingCasts = fuseNarrowingCasts;
   pm.addPass(createFuseElementwisePass(fusion));
   pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::opsnn::addParallelLoopsStage(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(createInterchangeParallelFirstPass());
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  pm.addNestedPass<func::FuncOp>(createFuseParallelLoopsPass());
 }
 
 void mlir::opsnn::addBufferizationStage(OpPassManager &pm) {

@@ -28,6 +28,15 @@ void addLowerToLinalgStage(OpPassManager &pm, bool fuseNarrowingCasts = true);
 /// which owns them); ownership-based deallocation frees the intermediates.
 void addBufferizationStage(OpPassManager &pm);
 
+/// The remaining linalg ops on buffers -> scf.parallel loops, the kernels of
+/// the GPU's generic path: every parallel loop of an op outside its
+/// reductions (--opsnn-interchange-parallel-first), then adjacent parallel
+/// loops with equal bounds fused when each reads what the other writes only
+/// at its own indices (--opsnn-fuse-parallel-loops: a constant fill,
+/// the contraction accumulating into it and an elementwise consumer become
+/// one kernel, saving the round trips of C through memory).
+void addParallelLoopsStage(OpPassManager &pm);
+
 /// The last step of a lowering: fails, with an error at each op's location
 /// that names the op and `pipeline`, when an op outside the LLVM and NVVM
 /// dialects is left (an op no pass of the pipeline lowers). Without it the

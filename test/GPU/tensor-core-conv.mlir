@@ -46,7 +46,7 @@
 // PTX-SAME: cp.async.cg.shared.global [{{[^]]+}}], [{{[^]]+}}], 16;
 // PTX-SAME: ldmatrix.sync.aligned.m8n8.x2.shared.b16
 // PTX-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-// PTX-LABEL: gpu.binary @conv_c4_kernel_{{[0-9]+}}
+// PTX-LABEL: gpu.binary @conv_c4_kernel
 // PTX-NOT: mma.sync
 // PTX-LABEL: gpu.binary @resnet_downsample_kernel
 // PTX-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32

@@ -43,7 +43,7 @@
 // PTXAS: OK gemm_small_kernel/gemm_small_kernel sm_90: {{[0-9]+}} registers, 12288 B smem, 0 B spill stores, 0 B spill loads, 0 B stack
 // PTXAS-NOT: FAIL
 // PTXAS-NOT: {{[1-9][0-9]* B spill}}
-// PTXAS: OK gemm_f32_kernel_0/gemm_f32_kernel sm_90
+// PTXAS: OK gemm_f32_kernel/gemm_f32_kernel sm_90
 // PTXAS-NOT: FAIL
 // PTXAS-NOT: {{[1-9][0-9]* B spill}}
 // For sm_90 the tiles are the H100's (132 SMs): smaller blocks for the
@@ -73,9 +73,10 @@
 // PTX-SAME: bar.sync{{[^;]*}}0;
 // PTX-LABEL: gpu.binary @gemm_small_kernel
 // PTX-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-// The f32 GEMM keeps the generic path.
-// PTX-LABEL: gpu.binary @gemm_f32_kernel_0
+// The f32 GEMM keeps the generic path (one kernel with its fill).
+// PTX-LABEL: gpu.binary @gemm_f32_kernel
 // PTX-NOT: mma.sync
+// PTX-NOT: gpu.binary
 
 // With one stage every wait drains all groups.
 // PTX-S1-LABEL: gpu.binary @gemm_large_kernel

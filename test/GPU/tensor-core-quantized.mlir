@@ -3,8 +3,9 @@
 // accumulation, dequantization to f32) on the INT8 tensor-core kernel: the
 // i32 zero fill folds into the accumulators and the dequantization
 // (sitofp x per-channel scale) is fused into its stores, so the model is
-// two kernels (quantize the activations; GEMM + dequantize) instead of the
-// generic path's four (quantize, fill, GEMM, dequantize).
+// two kernels (quantize the activations; GEMM + dequantize). The generic
+// path has two as well (its fill, scalar GEMM and dequantization share a
+// loop: --opsnn-fuse-parallel-loops), without tensor cores.
 // REQUIRES: ptxas
 // RUN: ops-nn-opt %s --pass-pipeline="builtin.module(func.func(opsnn-quantize{type=int8}),opsnn-lower-to-nvvm{chip=sm_80 tensor-cores=true})" | %ptxas_check --arch sm_80 --arch sm_90 | FileCheck %s --check-prefix=PTXAS
 // RUN: ops-nn-opt %s --pass-pipeline="builtin.module(func.func(opsnn-quantize{type=int8}),opsnn-lower-to-nvvm{chip=sm_80 tensor-cores=true})" | FileCheck %s
@@ -21,7 +22,8 @@
 // CHECK-SAME: cvt.rn.f32.s32
 // CHECK-NOT: gpu.binary @qmm_kernel_1
 
-// GENERIC: OK qmm_kernel_2/qmm_kernel sm_80
+// GENERIC: OK qmm_kernel_0/qmm_kernel sm_80
+// GENERIC-NOT: qmm_kernel_1
 func.func @qmm(%x: tensor<256x64xf32> {precision.range = #precision.range<min = -1.0, max = 1.0, min_abs_nonzero = 0.01>}) -> tensor<256x128xf32> {
   %w = arith.constant dense<0.5> : tensor<64x128xf32>
   %zero = arith.constant 0.0 : f32

@@ -48,6 +48,13 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
                      "tensor-core kernels (opsnn-gpu-tensor-core-matmul "
                      "allow-tf32; operands truncated to TF32)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> emulateGPULoops{
+      *this, "emulate-gpu-loops",
+      llvm::cl::desc("Lower the remaining linalg ops as the GPU's generic "
+                     "path does (parallel loops, adjacent ones fused into "
+                     "one kernel), run sequentially; nothing is vectorized "
+                     "beforehand"),
+      llvm::cl::init(false)};
 };
 
 /// linalg-on-tensors (with layout/precision ops) -> LLVM dialect for the

@@ -351,6 +351,44 @@ def ScoreLayoutsPass : Pass<"opsnn-score-layouts"> {
   let dependentDialects = ["::mlir::opsnn::layout::LayoutDialect"];
 }
 
+def FuseParallelLoopsPass : Pass<"opsnn-fuse-parallel-loops"> {
+  let summary = "Fuse adjacent scf.parallel loops that can share a kernel, moving allocations out of their way";
+  let description = [{
+    Upstream's parallel-loop fusion (`scf::naivelyFuseParallelOps`, as
+    `-scf-parallel-loop-fusion`): adjacent `scf.parallel` loops with the
+    same bounds and steps become one loop when every buffer one of them
+    writes is accessed by the other only at the same indices (through
+    `memref.load`/`memref.store`; views that may alias are not fused, by
+    the alias analysis). On the GPU's generic path each loop is a kernel,
+    so a constant fill, the contraction that accumulates into it and the
+    elementwise consumer over the same space become one kernel: one launch
+    instead of three, each thread reading back only the elements of C it
+    wrote itself (the accumulation itself still loads and stores C).
+
+    Bufferization allocates every op's output right before the op, and an
+    allocation is a side effect that ends upstream's chains of adjacent
+    loops. So first, static allocations (`memref.alloc`, synchronous
+    `gpu.alloc` without operands), `memref.get_global` and copies of a
+    constant global into a buffer allocated in the same block (the
+    host-visible copy of a weight) move above the parallel loops right
+    before them. Nothing those loops do can touch them; the buffers are
+    allocated for the length of those loops longer.
+
+    ```mlir
+    scf.parallel (%i, %j) = ... { memref.store %zero, %c[%i, %j] }
+    %d = memref.alloc() : memref<16x16xf32>
+    scf.parallel (%i, %j) = ... {
+      %x = memref.load %c[%i, %j]
+      memref.store %y, %d[%i, %j]
+    }
+    ```
+
+    becomes the allocation of `%d`, then one loop storing the zero and
+    then reading it back at the same `(%i, %j)`.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
 def ReverseParallelLoopsPass : Pass<"opsnn-reverse-parallel-loops"> {
   let summary = "Reverse the dimensions of every scf.parallel, innermost first";
   let description = [{

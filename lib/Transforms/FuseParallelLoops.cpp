@@ -1,0 +1,94 @@
+//===- FuseParallelLoops.cpp - One kernel for adjacent parallel loops -----===//
+//
+// --opsnn-fuse-parallel-loops: upstream's parallel-loop fusion
+// (scf::naivelyFuseParallelOps: adjacent scf.parallel loops with the same
+// bounds, each accessing what the other writes only at its own indices,
+// become one loop, hence one GPU kernel), after moving out of the way the
+// allocations that keep such loops apart: bufferization allocates each
+// op's output right before the op, and an allocation is a side effect that
+// ends upstream's chains of adjacent loops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "opsnn/Transforms/Passes.h"
+
+#include "mlir/Analysis/AliasAnalysis.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::opsnn {
+#define GEN_PASS_DEF_FUSEPARALLELLOOPSPASS
+#include "opsnn/Transforms/Passes.h.inc"
+} // namespace mlir::opsnn
+
+using namespace mlir;
+
+/// An allocation of a static shape, on the host or the GPU (synchronous).
+static bool isStaticAllocation(Operation *op) {
+  if (auto alloc = dyn_cast<memref::AllocOp>(op))
+    return alloc->getNumOperands() == 0;
+  if (auto alloc = dyn_cast<gpu::AllocOp>(op))
+    return alloc->getNumOperands() == 0 && !alloc.getAsyncToken();
+  return false;
+}
+
+/// A copy of a constant global (a weight) into a buffer allocated in this
+/// block: nothing else writes either, so it may run earlier.
+static bool isConstantCopy(Operation *op) {
+  auto copy = dyn_cast<memref::CopyOp>(op);
+  if (!copy)
+    return false;
+  auto source = copy.getSource().getDefiningOp<memref::GetGlobalOp>();
+  Operation *target = copy.getTarget().getDefiningOp();
+  if (!source || !target || target->getBlock() != op->getBlock() ||
+      !isStaticAllocation(target))
+    return false;
+  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      op, source.getNameAttr());
+  return global && global.getConstant();
+}
+
+/// Moves allocations, constant globals and their copies above the parallel
+/// loops right before them. Their operands come first (an op is moved only
+/// past loops that do not define them); the loops cannot use what is
+/// allocated after them. Buffers live for the length of those loops longer:
+/// the fused kernel needs them anyway.
+static void hoistAboveParallelLoops(Block &block) {
+  for (Operation &op : llvm::make_early_inc_range(block)) {
+    if (!isStaticAllocation(&op) && !isa<memref::GetGlobalOp>(op) &&
+        !isConstantCopy(&op))
+      continue;
+    Operation *before = &op;
+    while (auto loop = dyn_cast_or_null<scf::ParallelOp>(before->getPrevNode())) {
+      bool operandsFromLoop = llvm::any_of(op.getOperands(), [&](Value v) {
+        Operation *def = v.getDefiningOp();
+        return def && def->getBlock() == &block && !def->isBeforeInBlock(loop);
+      });
+      if (operandsFromLoop)
+        break;
+      before = loop;
+    }
+    if (before != &op)
+      op.moveBefore(before);
+  }
+}
+
+namespace {
+struct FuseParallelLoopsPass
+    : opsnn::impl::FuseParallelLoopsPassBase<FuseParallelLoopsPass> {
+  void runOnOperation() override {
+    getOperation()->walk([](Block *block) { hoistAboveParallelLoops(*block); });
+    AliasAnalysis &aliases = getAnalysis<AliasAnalysis>();
+    auto mayAlias = [&](Value x, Value y) {
+      return !aliases.alias(x, y).isNo();
+    };
+    getOperation()->walk([&](Operation *op) {
+      for (Region &region : op->getRegions())
+        scf::naivelyFuseParallelOps(region, mayAlias);
+    });
+  }
+};
+} // namespace
