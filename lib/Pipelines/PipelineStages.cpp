@@ -42,6 +42,7 @@ void mlir::opsnn::addParallelLoopsStage(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createInterchangeParallelFirstPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addNestedPass<func::FuncOp>(createFuseParallelLoopsPass());
+  pm.addNestedPass<func::FuncOp>(createPromoteAccumulatorsPass());
 }
 
 void mlir::opsnn::addBufferizationStage(OpPassManager &pm) {

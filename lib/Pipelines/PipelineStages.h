@@ -34,7 +34,8 @@ void addBufferizationStage(OpPassManager &pm);
 /// loops with equal bounds fused when each reads what the other writes only
 /// at its own indices (--opsnn-fuse-parallel-loops: a constant fill,
 /// the contraction accumulating into it and an elementwise consumer become
-/// one kernel, saving the round trips of C through memory).
+/// one kernel), and reduction accumulators carried in registers through
+/// their loops (--opsnn-promote-accumulators).
 void addParallelLoopsStage(OpPassManager &pm);
 
 /// The last step of a lowering: fails, with an error at each op's location

@@ -389,6 +389,43 @@ def FuseParallelLoopsPass : Pass<"opsnn-fuse-parallel-loops"> {
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def PromoteAccumulatorsPass : Pass<"opsnn-promote-accumulators"> {
+  let summary = "Carry a reduction's accumulator element through its scf.for instead of loading and storing it every iteration";
+  let description = [{
+    linalg's loops for a reduction load and store the output element every
+    iteration (`C[i, j] = C[i, j] + a * b` for every k). When an `scf.for`
+    body loads one element at indices defined outside the loop, later
+    stores that element at the same indices, and nothing else in the loop
+    may touch the buffer (every other memory effect is on a value the alias
+    analysis proves distinct; an op with unknown effects blocks it), the
+    element becomes an iteration argument: loaded once before the loop,
+    stored once after it. Innermost loops first, so a sum over several
+    reduction loops (H and W of a pooling) carries its accumulator through
+    all of them. On the GPU's generic path this takes a global load and
+    store out of every reduction step (the pipelines run it after
+    `--opsnn-fuse-parallel-loops`).
+
+    ```mlir
+    scf.for %k = %c0 to %c8 step %c1 {
+      %acc = memref.load %c[%i, %j] : memref<4x4xf32>
+      %s = arith.addf %acc, %x : f32
+      memref.store %s, %c[%i, %j] : memref<4x4xf32>
+    }
+    ```
+
+    becomes a load of `%c[%i, %j]` before an `scf.for` that carries the
+    sum in `iter_args`, and one store of its result after it. Then a load
+    of an element that an earlier store in the same block wrote, with
+    nothing in between that may write the buffer, reads the stored value
+    (a fused fill's zero becomes the initial value; a fused consumer reads
+    the sum the loop carried). Code inside `gpu.launch` or `gpu.func` (the
+    tensor-core and warp-reduction kernels, whose threads share memory) is
+    left alone.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def ReverseParallelLoopsPass : Pass<"opsnn-reverse-parallel-loops"> {
   let summary = "Reverse the dimensions of every scf.parallel, innermost first";
   let description = [{
