@@ -3,10 +3,11 @@
 // --opsnn-fuse-parallel-loops: upstream's parallel-loop fusion
 // (scf::naivelyFuseParallelOps: adjacent scf.parallel loops with the same
 // bounds, each accessing what the other writes only at its own indices,
-// become one loop, hence one GPU kernel), after moving out of the way the
-// allocations that keep such loops apart: bufferization allocates each
-// op's output right before the op, and an allocation is a side effect that
-// ends upstream's chains of adjacent loops.
+// become one loop, hence one GPU kernel), after moving fills next to their
+// readers and out of the way the allocations that keep such loops apart:
+// bufferization allocates each op's output right before the op, and an
+// allocation is a side effect that ends upstream's chains of adjacent
+// loops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +19,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::opsnn {
 #define GEN_PASS_DEF_FUSEPARALLELLOOPSPASS
@@ -76,11 +78,101 @@ static void hoistAboveParallelLoops(Block &block) {
   }
 }
 
+/// The allocation `view` is a view of (through ops that take a buffer,
+/// return memrefs and access nothing), or `view` itself.
+static Value allocationOf(Value view) {
+  while (Operation *def = view.getDefiningOp()) {
+    if (isStaticAllocation(def) || def->getNumOperands() == 0 ||
+        !isMemoryEffectFree(def) ||
+        !isa<BaseMemRefType>(def->getOperand(0).getType()))
+      break;
+    view = def->getOperand(0);
+  }
+  return view;
+}
+
+/// The buffer `loop` fills: its body only computes indices and stores
+/// values defined outside it (a constant) into one buffer (or a view of
+/// one) allocated in the same block.
+static Value filledBuffer(scf::ParallelOp loop) {
+  Value buffer;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    auto store = dyn_cast<memref::StoreOp>(op);
+    if (!store) {
+      if (!isMemoryEffectFree(&op) || op.getNumRegions() != 0)
+        return {};
+      continue;
+    }
+    if (!loop.isDefinedOutsideOfLoop(store.getValueToStore()) ||
+        (buffer && store.getMemRef() != buffer))
+      return {};
+    buffer = store.getMemRef();
+  }
+  if (!buffer)
+    return {};
+  buffer = allocationOf(buffer);
+  Operation *alloc = buffer.getDefiningOp();
+  if (!alloc || alloc->getBlock() != loop->getBlock() ||
+      !isStaticAllocation(alloc))
+    return {};
+  return buffer;
+}
+
+/// The first op after `loop` in its block that accesses `buffer`, directly
+/// or in a region, through the buffer or a view of it (an op that takes a
+/// buffer and returns a memref is a view; it accesses nothing itself).
+/// Null when an access cannot be placed (none after `loop`: nothing to
+/// sink to).
+static Operation *firstAccessAfter(scf::ParallelOp loop, Value buffer) {
+  Block *block = loop->getBlock();
+  Operation *first = nullptr;
+  SmallVector<Value> worklist = {buffer};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (loop->isAncestor(user))
+        continue;
+      bool isView = isMemoryEffectFree(user) && user->getNumResults() > 0 &&
+                    llvm::all_of(user->getResultTypes(), [](Type t) {
+                      return isa<BaseMemRefType>(t);
+                    });
+      if (isView) {
+        llvm::append_range(worklist, user->getResults());
+        continue;
+      }
+      Operation *access = block->findAncestorOpInBlock(*user);
+      if (!access || access->isBeforeInBlock(loop))
+        return nullptr;
+      if (!first || access->isBeforeInBlock(first))
+        first = access;
+    }
+  }
+  return first;
+}
+
+/// Moves fill loops down to the first op that accesses their buffer, next
+/// to the loop that reads it (bufferization leaves a fill where its tensor
+/// was created, often before other kernels). Nothing in between touches
+/// the buffer, and a fill reads no memory.
+static void sinkFills(Block &block) {
+  for (auto loop : llvm::make_early_inc_range(block.getOps<scf::ParallelOp>())) {
+    Value buffer = filledBuffer(loop);
+    if (!buffer)
+      continue;
+    Operation *access = firstAccessAfter(loop, buffer);
+    if (access && access != loop->getNextNode())
+      loop->moveBefore(access);
+  }
+}
+
 namespace {
 struct FuseParallelLoopsPass
     : opsnn::impl::FuseParallelLoopsPassBase<FuseParallelLoopsPass> {
   void runOnOperation() override {
-    getOperation()->walk([](Block *block) { hoistAboveParallelLoops(*block); });
+    getOperation()->walk([](Block *block) {
+      sinkFills(*block);
+      hoistAboveParallelLoops(*block);
+    });
     AliasAnalysis &aliases = getAnalysis<AliasAnalysis>();
     auto mayAlias = [&](Value x, Value y) {
       return !aliases.alias(x, y).isNo();

@@ -146,3 +146,60 @@ func.func @copy_into_an_argument(%x: memref<4x4xf32>, %w: memref<4xf32>, %out: m
   return
 }
 memref.global "private" constant @weight : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
+
+// -----
+
+// A fill (through a view of its buffer) sits before another kernel, as
+// bufferization leaves it: it moves down to the loop that reads the
+// buffer, past the call that does not, and the two are fused. The fill of
+// a buffer the call does see stays before the call.
+// CHECK-LABEL: func.func @sink_fill
+// CHECK: call @other
+// CHECK-NEXT: scf.parallel
+// CHECK-NEXT: memref.store %{{.*}}, %[[V:.+]][
+// CHECK: memref.load %[[V]]
+// CHECK-NOT: scf.parallel
+// CHECK: return
+func.func private @other(memref<4x4xf32>)
+func.func @sink_fill(%x: memref<4x4xf32>, %out: memref<4x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<16xf32>
+  %v = memref.expand_shape %t [[0, 1]] output_shape [4, 4] : memref<16xf32> into memref<4x4xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c4) step (%c1, %c1) {
+    memref.store %zero, %v[%i, %j] : memref<4x4xf32>
+  }
+  func.call @other(%x) : (memref<4x4xf32>) -> ()
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c4) step (%c1, %c1) {
+    %a = memref.load %v[%i, %j] : memref<4x4xf32>
+    %b = memref.load %x[%i, %j] : memref<4x4xf32>
+    %s = arith.addf %a, %b : f32
+    memref.store %s, %out[%i, %j] : memref<4x4xf32>
+  }
+  memref.dealloc %t : memref<16xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @fill_seen_by_the_call
+// CHECK: scf.parallel
+// CHECK: call @other
+// CHECK: scf.parallel
+func.func @fill_seen_by_the_call(%out: memref<4x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<4x4xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c4) step (%c1, %c1) {
+    memref.store %zero, %t[%i, %j] : memref<4x4xf32>
+  }
+  func.call @other(%t) : (memref<4x4xf32>) -> ()
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c4) step (%c1, %c1) {
+    %a = memref.load %t[%i, %j] : memref<4x4xf32>
+    memref.store %a, %out[%i, %j] : memref<4x4xf32>
+  }
+  memref.dealloc %t : memref<4x4xf32>
+  return
+}

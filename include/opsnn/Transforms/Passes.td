@@ -365,9 +365,14 @@ def FuseParallelLoopsPass : Pass<"opsnn-fuse-parallel-loops"> {
     instead of three, each thread reading back only the elements of C it
     wrote itself (the accumulation itself still loads and stores C).
 
-    Bufferization allocates every op's output right before the op, and an
+    Bufferization leaves a fill where its tensor was created, often before
+    other kernels, and allocates every op's output right before the op (an
     allocation is a side effect that ends upstream's chains of adjacent
-    loops. So first, static allocations (`memref.alloc`, synchronous
+    loops). So first, a fill loop (pure index arithmetic and stores of
+    values defined outside it into one buffer, or views of one, allocated
+    in the block) moves down to the first op that uses its buffer or a view
+    of it (nothing in between can touch a fresh buffer it does not use; a
+    fill reads no memory); then static allocations (`memref.alloc`, synchronous
     `gpu.alloc` without operands), `memref.get_global` and copies of a
     constant global into a buffer allocated in the same block (the
     host-visible copy of a weight) move above the parallel loops right
