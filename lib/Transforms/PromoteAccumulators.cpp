@@ -6,7 +6,8 @@
 // as an iteration argument instead: loaded once before the loop, stored
 // once after it. On the GPU's generic path this takes a global load and
 // store out of every step of a reduction. Loads of an element stored
-// earlier in the same block then read the stored value.
+// earlier in the same block then read the stored value, and stores into a
+// buffer nothing reads any more go.
 //
 //===----------------------------------------------------------------------===//
 
@@ -156,6 +157,52 @@ static void forwardStoredValues(Block &block, AliasAnalysis &aliases) {
   }
 }
 
+/// Whether `buffer` is only written: its uses (through views: ops that
+/// take it, return memrefs and access nothing) are stores into it and its
+/// deallocation.
+static bool isWriteOnly(Value buffer) {
+  for (Operation *user : buffer.getUsers()) {
+    if (auto store = dyn_cast<memref::StoreOp>(user)) {
+      if (store.getValueToStore() == buffer)
+        return false;
+      continue;
+    }
+    if (isa<memref::DeallocOp, gpu::DeallocOp>(user))
+      continue;
+    bool isView = isMemoryEffectFree(user) && user->getNumResults() > 0 &&
+                  llvm::all_of(user->getResultTypes(), [](Type t) {
+                    return isa<BaseMemRefType>(t);
+                  });
+    if (!isView || !llvm::all_of(user->getResults(), isWriteOnly))
+      return false;
+  }
+  return true;
+}
+
+/// Erases the stores into buffers allocated here that nothing reads any
+/// more (a fused contraction's C once its consumer reads the forwarded
+/// sum).
+static void eraseUnreadStores(Operation *root) {
+  SmallVector<Value> buffers;
+  root->walk([&](Operation *op) {
+    if (isa<memref::AllocOp, memref::AllocaOp, gpu::AllocOp>(op) &&
+        op->getNumResults() > 0 && isWriteOnly(op->getResult(0)))
+      buffers.push_back(op->getResult(0));
+  });
+  for (Value buffer : buffers) {
+    SmallVector<Value> worklist = {buffer};
+    while (!worklist.empty()) {
+      Value v = worklist.pop_back_val();
+      for (Operation *user : llvm::make_early_inc_range(v.getUsers())) {
+        if (isa<memref::StoreOp>(user))
+          user->erase();
+        else if (!isa<memref::DeallocOp, gpu::DeallocOp>(user))
+          llvm::append_range(worklist, user->getResults());
+      }
+    }
+  }
+}
+
 namespace {
 struct PromoteAccumulatorsPass
     : opsnn::impl::PromoteAccumulatorsPassBase<PromoteAccumulatorsPass> {
@@ -181,6 +228,7 @@ struct PromoteAccumulatorsPass
       if (!block->empty() && !inKernel(&block->front()))
         forwardStoredValues(*block, aliases);
     });
+    eraseUnreadStores(getOperation());
   }
 };
 } // namespace

@@ -141,3 +141,39 @@ func.func @forward(%c: memref<8xf32>, %i: index, %v: f32) -> (f32, f32) {
   %b = memref.load %c[%i] : memref<8xf32>
   return %x, %b : f32, f32
 }
+
+// -----
+
+// Once the fill and the sum are forwarded, nothing reads C: its stores go
+// (the buffer and its deallocation stay for canonicalization). D, which
+// is returned, keeps its stores; so does E, which a call reads.
+// CHECK-LABEL: func.func @unread_stores
+// CHECK: %[[C:.+]] = memref.alloc() : memref<4xf32>
+// CHECK-NOT: memref.store {{.*}}, %[[C]]
+// CHECK: memref.store %{{.*}}, %[[D:.+]][
+// CHECK: memref.store %{{.*}}, %[[E:.+]][
+// CHECK: memref.dealloc %[[C]]
+func.func private @reads(memref<4xf32>)
+func.func @unread_stores(%a: memref<4x8xf32>, %i: index) -> memref<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<4xf32>
+  %d = memref.alloc() : memref<4xf32>
+  %e = memref.alloc() : memref<4xf32>
+  memref.store %zero, %c[%i] : memref<4xf32>
+  scf.for %k = %c0 to %c8 step %c1 {
+    %x = memref.load %a[%i, %k] : memref<4x8xf32>
+    %acc = memref.load %c[%i] : memref<4xf32>
+    %s = arith.addf %acc, %x : f32
+    memref.store %s, %c[%i] : memref<4xf32>
+  }
+  %sum = memref.load %c[%i] : memref<4xf32>
+  memref.store %sum, %d[%i] : memref<4xf32>
+  memref.store %sum, %e[%i] : memref<4xf32>
+  func.call @reads(%e) : (memref<4xf32>) -> ()
+  memref.dealloc %c : memref<4xf32>
+  memref.dealloc %e : memref<4xf32>
+  return %d : memref<4xf32>
+}
