@@ -13,6 +13,8 @@
 
 #include "opsnn/Transforms/Passes.h"
 
+#include "BufferViews.h"
+
 #include "mlir/Analysis/AliasAnalysis.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -83,7 +85,7 @@ static void hoistAboveParallelLoops(Block &block) {
 static Value allocationOf(Value view) {
   while (Operation *def = view.getDefiningOp()) {
     if (isStaticAllocation(def) || def->getNumOperands() == 0 ||
-        !isMemoryEffectFree(def) ||
+        !opsnn::isBufferView(def) ||
         !isa<BaseMemRefType>(def->getOperand(0).getType()))
       break;
     view = def->getOperand(0);
@@ -132,11 +134,7 @@ static Operation *firstAccessAfter(scf::ParallelOp loop, Value buffer) {
     for (Operation *user : v.getUsers()) {
       if (loop->isAncestor(user))
         continue;
-      bool isView = isMemoryEffectFree(user) && user->getNumResults() > 0 &&
-                    llvm::all_of(user->getResultTypes(), [](Type t) {
-                      return isa<BaseMemRefType>(t);
-                    });
-      if (isView) {
+      if (opsnn::isBufferView(user)) {
         llvm::append_range(worklist, user->getResults());
         continue;
       }

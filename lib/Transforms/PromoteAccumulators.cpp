@@ -13,6 +13,8 @@
 
 #include "opsnn/Transforms/Passes.h"
 
+#include "BufferViews.h"
+
 #include "mlir/Analysis/AliasAnalysis.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -169,11 +171,8 @@ static bool isWriteOnly(Value buffer) {
     }
     if (isa<memref::DeallocOp, gpu::DeallocOp>(user))
       continue;
-    bool isView = isMemoryEffectFree(user) && user->getNumResults() > 0 &&
-                  llvm::all_of(user->getResultTypes(), [](Type t) {
-                    return isa<BaseMemRefType>(t);
-                  });
-    if (!isView || !llvm::all_of(user->getResults(), isWriteOnly))
+    if (!opsnn::isBufferView(user) ||
+        !llvm::all_of(user->getResults(), isWriteOnly))
       return false;
   }
   return true;
