@@ -111,8 +111,10 @@ public:
   KernelBuilder(OpBuilder &b, Location loc, const TensorCoreMatmul &mm,
                 const MatmulTileConfig &cfg)
       : b(b), loc(loc), mm(mm), cfg(cfg) {
-    if (mm.conv)
+    if (mm.conv) {
       aIndexMaps = mm.conv->inputIndexMaps(b.getContext());
+      aBounds = mm.conv->inputBounds();
+    }
   }
 
   int64_t numThreads() const { return cfg.numWarps() * kThreadsPerWarp; }
@@ -246,7 +248,7 @@ public:
                   Value sA, Value sB) {
     copyTile(tid, mm.a, sA, stage, cfg.blockM, cfg.blockK, bm0, k0,
              aIndexMaps, /*transposeIntoTile=*/false,
-             /*lastRow=*/raggedM() ? mm.m - 1 : -1);
+             /*lastRow=*/raggedM() ? mm.m - 1 : -1, aBounds);
     if (mm.bTransposed)
       copyTile(tid, mm.b, sB, stage, cfg.blockN, cfg.blockK, bn0, k0);
     else
@@ -435,10 +437,18 @@ private:
   /// symbols r and c).
   /// With `transposeIntoTile` element (r, c) goes to dst[stage, c, r].
   /// With `lastRow` >= 0 source rows past it read row `lastRow` instead.
+  /// With `srcBounds`, a copy whose source index i lies outside
+  /// [0, srcBounds[i]) (for each non-zero bound) writes zeros and reads
+  /// nothing: a cp.async of 0 source bytes (it zero-fills the rest), or a
+  /// select on the CPU; its indices are clamped to 0 so that no address
+  /// outside the source is formed.
   void copyTile(Value tid, Value src, Value dst, Value stage, int64_t rows,
                 int64_t cols, Value row0, Value col0,
                 ArrayRef<AffineMap> srcMaps = {},
-                bool transposeIntoTile = false, int64_t lastRow = -1) {
+                bool transposeIntoTile = false, int64_t lastRow = -1,
+                ArrayRef<int64_t> srcBounds = {}) {
+    assert((srcBounds.empty() || !transposeIntoTile) &&
+           "bounded copies are whole cp.async copies");
     int64_t copyWidth = copyElements();
     // A transposed copy reads along the tile's columns (BN): 8 i8 when the
     // block is 8 wide.
@@ -474,6 +484,7 @@ private:
           srcIndices = llvm::map_to_vector(srcMaps, [&](AffineMap map) {
             return apply(map.getResult(0), matrixIndices);
           });
+        Value inBounds = clampToBounds(srcIndices, srcBounds);
         SmallVector<Value> dstIndices = {stage, row, col};
         if (transposeIntoTile) {
           // vector.load: the GPU pipeline lowers no vector transfers
@@ -488,16 +499,24 @@ private:
         }
         if (asyncCopies) {
           // What createAsyncGroups would make of the transfer pair.
+          Value srcElements =
+              inBounds ? arith::SelectOp::create(b, loc, inBounds,
+                                                 cst(copyWidth), cst(0))
+                       : Value();
           Value token = nvgpu::DeviceAsyncCopyOp::create(
               b, loc, dst, dstIndices, src, srcIndices,
-              b.getIndexAttr(copyWidth), /*srcElements=*/Value(),
-              b.getUnitAttr());
+              b.getIndexAttr(copyWidth), srcElements, b.getUnitAttr());
           if (!guarded)
             copyTokens.push_back(token);
           return;
         }
         Value v = vector::TransferReadOp::create(b, loc, type, src, srcIndices,
                                                  pad, ArrayRef<bool>{true});
+        if (inBounds)
+          v = arith::SelectOp::create(
+              b, loc, inBounds, v,
+              arith::ConstantOp::create(b, loc, type,
+                                        b.getZeroAttr(type)));
         vector::TransferWriteOp::create(b, loc, v, dst, dstIndices,
                                         ArrayRef<bool>{true});
       };
@@ -515,12 +534,38 @@ private:
     }
   }
 
+  /// Whether `indices` lie in `bounds` (see copyTile), null when there are
+  /// no bounds; the bounded indices become 0 where they do not.
+  Value clampToBounds(SmallVectorImpl<Value> &indices,
+                      ArrayRef<int64_t> bounds) {
+    Value inBounds;
+    for (auto [index, bound] : llvm::zip(indices, bounds)) {
+      if (!bound)
+        continue;
+      Value atLeastZero = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::sge, index, cst(0));
+      Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                          index, cst(bound));
+      Value both = arith::AndIOp::create(b, loc, atLeastZero, below);
+      inBounds =
+          inBounds ? arith::AndIOp::create(b, loc, inBounds, both) : both;
+    }
+    if (!inBounds)
+      return nullptr;
+    for (auto [index, bound] : llvm::zip(indices, bounds))
+      if (bound)
+        index = arith::SelectOp::create(b, loc, inBounds, index, cst(0));
+    return inBounds;
+  }
+
   OpBuilder &b;
   Location loc;
   /// A copy: a batched GEMM's operands are rebound to one batch's slices.
   TensorCoreMatmul mm;
   const MatmulTileConfig &cfg;
   SmallVector<AffineMap, 4> aIndexMaps;
+  /// A padded convolution's input bounds (ImplicitGemmConv::inputBounds).
+  SmallVector<int64_t, 4> aBounds;
   SmallVector<Value> copyTokens;
 };
 
@@ -1031,7 +1076,16 @@ struct GPUTensorCoreMatmulPass
                  << "x" << mm->n << "x" << mm->k << ": " << cfg->str() << "\n");
       if (!fuseEpilogue)
         mm->epilogue = {};
-      OpBuilder b(mm->epilogue.anchor(op));
+      Operation *kernelPoint = mm->epilogue.anchor(op);
+      // A zero-padded input is read unpadded (taps outside it are zeros).
+      FailureOr<ZeroPaddedInput> padding = failure();
+      if (mm->conv && foldPadding &&
+          succeeded(padding = matchZeroPaddedInput(*mm->conv, op,
+                                                   kernelPoint))) {
+        readUnpadded(*mm->conv, *padding);
+        mm->a = mm->conv->input;
+      }
+      OpBuilder b(kernelPoint);
       if (mm->conv)
         std::tie(mm->b, mm->c) =
             buildImplicitGemmViews(b, op.getLoc(), *mm->conv);
@@ -1054,7 +1108,11 @@ struct GPUTensorCoreMatmulPass
         if (toNVGPU && failed(finalizeMmaOperandTypes(launch, mm->elementType)))
           return signalPassFailure();
       }
+      if (succeeded(padding))
+        moveSourceDeallocations(b, *padding);
       mm->epilogue.eraseAbsorbed(op);
+      if (succeeded(padding))
+        eraseUnusedBuffer(padding->padded);
     }
   }
 

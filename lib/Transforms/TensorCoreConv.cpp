@@ -8,9 +8,12 @@
 
 #include "TensorCoreConv.h"
 
+#include "KernelBufferAccess.h"
 #include "TensorCoreMmaTypes.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/Support/Debug.h"
 
@@ -29,8 +32,15 @@ ImplicitGemmConv::inputIndexMaps(MLIRContext *ctx) const {
   AffineExpr kh = k.floorDiv(kernelW * channels),
              kw = k.floorDiv(channels) % kernelW;
   auto map = [&](AffineExpr e) { return AffineMap::get(0, 2, e); };
-  return {map(m.floorDiv(outH * outW)), map(oh * strideH + kh * dilationH),
-          map(ow * strideW + kw * dilationW), map(k % channels)};
+  return {map(m.floorDiv(outH * outW)),
+          map(oh * strideH + kh * dilationH - padTop),
+          map(ow * strideW + kw * dilationW - padLeft), map(k % channels)};
+}
+
+SmallVector<int64_t, 4> ImplicitGemmConv::inputBounds() const {
+  if (!isPadded())
+    return {};
+  return {0, inputH, inputW, 0};
 }
 
 /// The static identity-layout 4-D memref type of `v` with `element`, or null.
@@ -133,4 +143,164 @@ mlir::opsnn::buildImplicitGemmViews(OpBuilder &b, Location loc,
   Value output = memref::CollapseShapeOp::create(
       b, loc, conv.output, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
   return {filter, output};
+}
+
+//===----------------------------------------------------------------------===//
+// Implicit zero padding
+//===----------------------------------------------------------------------===//
+
+/// Whether `op` writes zeros to all of `buffer`: a linalg.fill of zero, or a
+/// linalg.map with no inputs yielding zero (tensor.pad's bufferization).
+static bool isZeroFill(Operation *op, Value buffer) {
+  auto isZero = [](Value v) {
+    return matchPattern(v, m_AnyZeroFloat()) || matchPattern(v, m_Zero());
+  };
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return fill.getDpsInitOperand(0)->get() == buffer &&
+           isZero(fill.getInputs()[0]);
+  auto map = dyn_cast<linalg::MapOp>(op);
+  if (!map || !map.getInputs().empty() || map.getInit() != buffer)
+    return false;
+  auto yield = cast<linalg::YieldOp>(map.getMapper().front().getTerminator());
+  return yield.getNumOperands() == 1 && isZero(yield.getOperand(0));
+}
+
+/// The buffer `dealloc` frees (memref.dealloc's operand, gpu.dealloc's
+/// last, after its async dependencies).
+static Value deallocatedBuffer(Operation *dealloc) {
+  return dealloc->getOperand(dealloc->getNumOperands() - 1);
+}
+
+/// `dealloc` with what an asynchronous gpu.dealloc needs around it (see
+/// GPUHostBuffers.cpp): the gpu.wait that starts it, if it serves it
+/// alone, and the gpu.wait on its token.
+static SmallVector<Operation *> deallocationChain(Operation *dealloc) {
+  SmallVector<Operation *> chain;
+  auto gpuDealloc = dyn_cast<gpu::DeallocOp>(dealloc);
+  if (gpuDealloc)
+    for (Value dependency : gpuDealloc.getAsyncDependencies())
+      if (auto start = dependency.getDefiningOp<gpu::WaitOp>())
+        if (start->hasOneUse() && start.getAsyncDependencies().empty())
+          chain.push_back(start);
+  chain.push_back(dealloc);
+  if (gpuDealloc && gpuDealloc.getAsyncToken())
+    for (Operation *user : gpuDealloc.getAsyncToken().getUsers())
+      if (isa<gpu::WaitOp>(user))
+        chain.push_back(user);
+  return chain;
+}
+
+FailureOr<ZeroPaddedInput>
+mlir::opsnn::matchZeroPaddedInput(const ImplicitGemmConv &conv,
+                                  Operation *convOp, Operation *kernelPoint) {
+  auto reject = [](const char *why) {
+    LLVM_DEBUG(llvm::dbgs() << "conv input padding: " << why
+                            << ": read as it is\n");
+    return failure();
+  };
+  ZeroPaddedInput padding;
+  padding.padded = conv.input;
+  if (!isLocalBuffer(padding.padded))
+    return failure();
+  Block *block = convOp->getBlock();
+  Operation *fill = nullptr;
+  memref::SubViewOp subview;
+  for (Operation *user : padding.padded.getUsers()) {
+    if (user == convOp || isDealloc(user))
+      continue;
+    if (!fill && isZeroFill(user, padding.padded)) {
+      fill = user;
+      continue;
+    }
+    auto view = dyn_cast<memref::SubViewOp>(user);
+    if (subview || !view)
+      return reject("the padded buffer has other users");
+    subview = view;
+  }
+  if (!fill || !subview || !subview->hasOneUse())
+    return reject("not a zero fill and one copy into a subview");
+  auto copy = dyn_cast<memref::CopyOp>(*subview->getUsers().begin());
+  if (!copy || copy.getTarget() != subview.getResult())
+    return reject("the subview is not a copy's target");
+  for (Operation *op : {fill, subview.getOperation(), copy.getOperation(),
+                        kernelPoint})
+    if (op->getBlock() != block)
+      return reject("not in the convolution's block");
+  if (!fill->isBeforeInBlock(copy) || !copy->isBeforeInBlock(convOp) ||
+      kernelPoint->isBeforeInBlock(convOp))
+    return reject("not fill, copy, convolution in this order");
+
+  padding.source = copy.getSource();
+  auto sourceType = dyn_cast<MemRefType>(padding.source.getType());
+  auto paddedType = cast<MemRefType>(padding.padded.getType());
+  if (!sourceType || !sourceType.hasStaticShape() ||
+      !sourceType.getLayout().isIdentity() ||
+      sourceType.getElementType() != conv.elementType)
+    return reject("the source is not a static identity-layout buffer");
+  ArrayRef<int64_t> offsets = subview.getStaticOffsets();
+  if (ShapedType::isDynamicShape(offsets) ||
+      !llvm::all_of(subview.getStaticStrides(),
+                    [](int64_t s) { return s == 1; }) ||
+      subview.getStaticSizes() != sourceType.getShape() ||
+      offsets[0] != 0 || offsets[3] != 0 ||
+      sourceType.getDimSize(0) != paddedType.getDimSize(0) ||
+      sourceType.getDimSize(3) != paddedType.getDimSize(3))
+    return reject("not a copy into the padded H x W interior");
+  padding.top = offsets[1];
+  padding.left = offsets[2];
+  padding.padOps = {fill, subview, copy};
+
+  // The kernel reads the source where the convolution read the padded
+  // copy: nothing may write it in between, and it must stay allocated.
+  BufferAccessAnalysis buffers;
+  for (Operation *op = copy->getNextNode(); op != kernelPoint->getNextNode();
+       op = op->getNextNode()) {
+    if (op == convOp)
+      continue;
+    if (isDealloc(op) && deallocatedBuffer(op) == padding.source) {
+      padding.sourceDeallocs.push_back(op);
+      continue;
+    }
+    if (buffers.accessOf(op, padding.source).write)
+      return reject("the source is written before the kernel");
+  }
+  return padding;
+}
+
+void mlir::opsnn::readUnpadded(ImplicitGemmConv &conv,
+                               const ZeroPaddedInput &padding) {
+  auto sourceType = cast<MemRefType>(padding.source.getType());
+  conv.input = padding.source;
+  conv.padTop = padding.top;
+  conv.padLeft = padding.left;
+  conv.inputH = sourceType.getDimSize(1);
+  conv.inputW = sourceType.getDimSize(2);
+  for (Operation *op : llvm::reverse(padding.padOps))
+    op->erase();
+}
+
+void mlir::opsnn::moveSourceDeallocations(OpBuilder &b,
+                                          const ZeroPaddedInput &padding) {
+  for (Operation *dealloc : padding.sourceDeallocs)
+    for (Operation *op : deallocationChain(dealloc))
+      op->moveBefore(b.getInsertionBlock(), b.getInsertionPoint());
+}
+
+void mlir::opsnn::eraseUnusedBuffer(Value buffer) {
+  SmallVector<SmallVector<Operation *>> chains;
+  for (Operation *user : buffer.getUsers()) {
+    if (!isDealloc(user))
+      return;
+    chains.push_back(deallocationChain(user));
+    // Nothing but the chain may wait for the deallocation.
+    for (Value token : user->getResults())
+      for (Operation *tokenUser : token.getUsers())
+        if (!llvm::is_contained(chains.back(), tokenUser))
+          return;
+  }
+  for (ArrayRef<Operation *> chain : chains)
+    // Token users first: each op's results are unused when it goes.
+    for (Operation *op : llvm::reverse(chain))
+      op->erase();
+  buffer.getDefiningOp()->erase();
 }

@@ -35,7 +35,8 @@
 
 #include "TensorCoreEpilogue.h"
 
-#include "mlir/Analysis/AliasAnalysis/LocalAliasAnalysis.h"
+#include "KernelBufferAccess.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -60,35 +61,7 @@ using namespace mlir::opsnn;
 // Matching
 //===----------------------------------------------------------------------===//
 
-/// The buffer `v` views, through view-like ops and memref.transpose: the
-/// alias analysis stops at a transpose (no ViewLikeOpInterface), and the
-/// tensor-core kernel reads transposed views of attention's heads.
-static Value viewedBuffer(Value v) {
-  while (true) {
-    if (auto transpose = v.getDefiningOp<memref::TransposeOp>())
-      v = transpose.getIn();
-    else if (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-      v = view.getViewSource();
-    else
-      return v;
-  }
-}
-
-/// Whether `x` is a buffer allocated in the function and `y` a global's
-/// (a weight's): new memory is never a global's, which the local alias
-/// analysis does not know (it answers "may alias").
-static bool isFreshAllocationAndGlobal(Value x, Value y) {
-  Operation *def = x.getDefiningOp();
-  return def && hasSingleEffect<MemoryEffects::Allocate>(def, x) &&
-         y.getDefiningOp<memref::GetGlobalOp>();
-}
-
 namespace {
-/// How an op (with what it contains) may access a buffer.
-struct Access {
-  bool read = false, write = false;
-};
-
 class EpilogueMatcher {
 public:
   EpilogueMatcher(linalg::LinalgOp producer, Value product,
@@ -106,15 +79,11 @@ private:
   bool canMoveAcross(ArrayRef<linalg::GenericOp> stages);
   bool computeStoreProduct(ArrayRef<linalg::GenericOp> stages);
   SmallVector<Value> deadBuffers(ArrayRef<linalg::GenericOp> stages);
-  Access accessOf(Operation *op, Value buffer);
-  bool onlyUsedBy(Value buffer, ArrayRef<Operation *> ops);
-  bool mayAlias(Value x, Value y) {
-    x = viewedBuffer(x);
-    y = viewedBuffer(y);
-    if (isFreshAllocationAndGlobal(x, y) || isFreshAllocationAndGlobal(y, x))
-      return false;
-    return !aa.alias(x, y).isNo();
+  BufferAccess accessOf(Operation *op, Value buffer) {
+    return buffers.accessOf(op, buffer);
   }
+  bool onlyUsedBy(Value buffer, ArrayRef<Operation *> ops);
+  bool mayAlias(Value x, Value y) { return buffers.mayAlias(x, y); }
 
   /// The GEMM (matmul or convolution).
   linalg::LinalgOp matmul;
@@ -124,81 +93,13 @@ private:
   SmallVector<ReassociationIndices> gemmDims;
   /// The fill C's init folds from, if any.
   linalg::FillOp fill;
-  LocalAliasAnalysis aa;
+  BufferAccessAnalysis buffers;
   TensorCoreEpilogue ep;
 };
 } // namespace
 
 static Value outputOf(linalg::GenericOp stage) {
   return stage.getDpsInitOperand(0)->get();
-}
-
-/// A buffer this function allocates: memref.alloc, or gpu.alloc (the GPU
-/// pipeline makes its allocations host-shared).
-static bool isLocalBuffer(Value v) {
-  if (auto alloc = v.getDefiningOp<gpu::AllocOp>())
-    return !alloc.getAsyncToken();
-  return v.getDefiningOp<memref::AllocOp>() != nullptr;
-}
-
-static bool isDealloc(Operation *op) {
-  return isa<memref::DeallocOp, gpu::DeallocOp>(op);
-}
-
-/// A GPU workgroup or private buffer: a kernel's own memory, never one of
-/// the function's buffers.
-static bool isKernelLocalMemory(Value v) {
-  auto type = dyn_cast<BaseMemRefType>(v.getType());
-  auto space =
-      type ? dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace())
-           : nullptr;
-  return space && space.getValue() != gpu::AddressSpace::Global;
-}
-
-/// What `op` and the ops it contains may do to `buffer`. Ops that declare
-/// no effects are taken to touch everything, except those of an earlier
-/// GPU kernel (a GEMM converted before this one may now sit in between):
-/// its asynchronous copies read their source and write their (workgroup)
-/// destination, and barriers and async groups order accesses without
-/// making any; ldmatrix reads its (workgroup) source.
-Access EpilogueMatcher::accessOf(Operation *op, Value buffer) {
-  Access access;
-  auto record = [&](MemoryEffects::Effect *effect, Value target) {
-    // An effect on no particular value may touch anything.
-    if (target && (isKernelLocalMemory(target) || !mayAlias(target, buffer)))
-      return;
-    if (isa<MemoryEffects::Read>(effect))
-      access.read = true;
-    else if (isa<MemoryEffects::Write, MemoryEffects::Free>(effect))
-      access.write = true;
-  };
-  WalkResult walk = op->walk([&](Operation *nested) {
-    // ldmatrix declares its read on no particular value: it is its source.
-    if (auto load = dyn_cast<nvgpu::LdMatrixOp>(nested)) {
-      record(MemoryEffects::Read::get(), load.getSrcMemref());
-      return WalkResult::advance();
-    }
-    if (auto effects = dyn_cast<MemoryEffectOpInterface>(nested)) {
-      SmallVector<MemoryEffects::EffectInstance> instances;
-      effects.getEffects(instances);
-      for (const MemoryEffects::EffectInstance &instance : instances)
-        record(instance.getEffect(), instance.getValue());
-      return WalkResult::advance();
-    }
-    if (nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
-        isa<gpu::BarrierOp, nvgpu::DeviceAsyncCreateGroupOp,
-            nvgpu::DeviceAsyncWaitOp>(nested))
-      return WalkResult::advance();
-    if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(nested)) {
-      record(MemoryEffects::Read::get(), copy.getSrc());
-      record(MemoryEffects::Write::get(), copy.getDst());
-      return WalkResult::advance();
-    }
-    return WalkResult::interrupt();
-  });
-  if (walk.wasInterrupted())
-    return {true, true};
-  return access;
 }
 
 /// Whether every user of `buffer` is one of `ops` or a dealloc.
@@ -229,7 +130,7 @@ void EpilogueMatcher::matchInit() {
         ep.deadFill = fill;
       return;
     }
-    Access access = accessOf(op, c);
+    BufferAccess access = accessOf(op, c);
     if (access.write) {
       LLVM_DEBUG(llvm::dbgs()
                  << "C written before the matmul by " << op->getName()
@@ -464,7 +365,7 @@ bool EpilogueMatcher::canMoveAcross(ArrayRef<linalg::GenericOp> stages) {
         }))
       continue;
     for (Value v : touched) {
-      Access access = accessOf(op, v);
+      BufferAccess access = accessOf(op, v);
       if (access.read || access.write) {
         LLVM_DEBUG(llvm::dbgs() << "consumer not fused: " << op->getName()
                                 << " in between accesses a fused buffer\n");
@@ -539,7 +440,7 @@ TensorCoreEpilogue EpilogueMatcher::run() {
   // The next stage is the first op after the producer that touches its
   // output; anything else there ends the chain.
   for (Operation *op = producer->getNextNode(); op; op = op->getNextNode()) {
-    Access access = accessOf(op, current);
+    BufferAccess access = accessOf(op, current);
     if (!access.read && !access.write)
       continue;
     auto stage = dyn_cast<linalg::GenericOp>(op);

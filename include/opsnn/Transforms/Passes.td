@@ -1102,6 +1102,19 @@ def GPUTensorCoreMatmulPass
     floordiv/mod, and still becomes a cp.async (C % 8 == 0 keeps a chunk
     inside one filter tap and 16-byte aligned).
 
+    With `fold-padding` (default) a convolution whose input is a
+    zero-padded copy of another buffer (what `tensor.pad` bufferizes to:
+    a zero `linalg.fill`/`linalg.map` of a fresh buffer, a `memref.subview`
+    of its H x W interior and a `memref.copy` of the data into it) reads
+    that buffer unpadded: `h = oh*sh + kh*dh - top`, `w = ... - left`, and a
+    chunk whose (h, w) falls outside the data is a cp.async of 0 source
+    bytes (the hardware zero-fills its 16 bytes; the indices are clamped to
+    0, so no address outside the buffer is formed). The padded buffer, its
+    fill and the copy go (on the GPU pipeline the copy ran on the host,
+    between kernels, on managed memory). Only when nothing else uses the
+    padded buffer and nothing writes the data from the copy to the kernel;
+    the data's deallocation moves after the kernel.
+
     The kernel: one thread block per BM x BN output tile, `numWarps x 32`
     threads. Each step of the K loop copies a BM x BK tile of A and a
     BK x BN tile of B into shared memory (16-byte vector copies spread over
@@ -1220,6 +1233,9 @@ def GPUTensorCoreMatmulPass
            "Fold C's constant fill into the accumulators and apply the "
            "elementwise consumers of the product before the fragments are "
            "stored">,
+    Option<"foldPadding", "fold-padding", "bool", /*default=*/"true",
+           "Read a convolution's zero-padded input unpadded (out-of-bounds "
+           "taps are zero-filled copies) and drop the padded buffer">,
     Option<"allowTF32", "allow-tf32", "bool", /*default=*/"false",
            "Also map f32 x f32 -> f32 matmuls and convolutions, running A and "
            "B as TF32 (m16n8k8, 10-bit mantissa); ops carrying the "

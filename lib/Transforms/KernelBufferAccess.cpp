@@ -1,0 +1,104 @@
+//===- KernelBufferAccess.cpp - Which ops touch a buffer -------------------===//
+//
+// See KernelBufferAccess.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelBufferAccess.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+using namespace mlir::opsnn;
+
+Value mlir::opsnn::viewedBuffer(Value v) {
+  while (true) {
+    if (auto transpose = v.getDefiningOp<memref::TransposeOp>())
+      v = transpose.getIn();
+    else if (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+      v = view.getViewSource();
+    else
+      return v;
+  }
+}
+
+bool mlir::opsnn::isLocalBuffer(Value v) {
+  if (auto alloc = v.getDefiningOp<gpu::AllocOp>())
+    return !alloc.getAsyncToken();
+  return v.getDefiningOp<memref::AllocOp>() != nullptr;
+}
+
+bool mlir::opsnn::isDealloc(Operation *op) {
+  return isa<memref::DeallocOp, gpu::DeallocOp>(op);
+}
+
+/// Whether `x` is a buffer allocated in the function and `y` a global's
+/// (a weight's): new memory is never a global's, which the local alias
+/// analysis does not know (it answers "may alias").
+static bool isFreshAllocationAndGlobal(Value x, Value y) {
+  Operation *def = x.getDefiningOp();
+  return def && hasSingleEffect<MemoryEffects::Allocate>(def, x) &&
+         y.getDefiningOp<memref::GetGlobalOp>();
+}
+
+/// A GPU workgroup or private buffer: a kernel's own memory, never one of
+/// the function's buffers.
+static bool isKernelLocalMemory(Value v) {
+  auto type = dyn_cast<BaseMemRefType>(v.getType());
+  auto space =
+      type ? dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace())
+           : nullptr;
+  return space && space.getValue() != gpu::AddressSpace::Global;
+}
+
+bool BufferAccessAnalysis::mayAlias(Value x, Value y) {
+  x = viewedBuffer(x);
+  y = viewedBuffer(y);
+  if (isFreshAllocationAndGlobal(x, y) || isFreshAllocationAndGlobal(y, x))
+    return false;
+  return !aa.alias(x, y).isNo();
+}
+
+BufferAccess BufferAccessAnalysis::accessOf(Operation *op, Value buffer) {
+  BufferAccess access;
+  auto record = [&](MemoryEffects::Effect *effect, Value target) {
+    // An effect on no particular value may touch anything.
+    if (target && (isKernelLocalMemory(target) || !mayAlias(target, buffer)))
+      return;
+    if (isa<MemoryEffects::Read>(effect))
+      access.read = true;
+    else if (isa<MemoryEffects::Write, MemoryEffects::Free>(effect))
+      access.write = true;
+  };
+  WalkResult walk = op->walk([&](Operation *nested) {
+    // ldmatrix declares its read on no particular value: it is its source.
+    if (auto load = dyn_cast<nvgpu::LdMatrixOp>(nested)) {
+      record(MemoryEffects::Read::get(), load.getSrcMemref());
+      return WalkResult::advance();
+    }
+    if (auto effects = dyn_cast<MemoryEffectOpInterface>(nested)) {
+      SmallVector<MemoryEffects::EffectInstance> instances;
+      effects.getEffects(instances);
+      for (const MemoryEffects::EffectInstance &instance : instances)
+        record(instance.getEffect(), instance.getValue());
+      return WalkResult::advance();
+    }
+    if (nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
+        isa<gpu::BarrierOp, nvgpu::DeviceAsyncCreateGroupOp,
+            nvgpu::DeviceAsyncWaitOp>(nested))
+      return WalkResult::advance();
+    if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(nested)) {
+      record(MemoryEffects::Read::get(), copy.getSrc());
+      record(MemoryEffects::Write::get(), copy.getDst());
+      return WalkResult::advance();
+    }
+    return WalkResult::interrupt();
+  });
+  if (walk.wasInterrupted())
+    return {true, true};
+  return access;
+}
