@@ -51,9 +51,11 @@ void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
 
   // Loops (the GPU's kernels as parallel loops, which scf-to-cf runs in
   // sequence).
-  if (options.emulateGPULoops)
+  if (options.emulateGPULoops) {
+    // The GPU pipeline's copies as loops too (see GPUDeviceCopiesPass).
+    pm.addNestedPass<func::FuncOp>(createGPUDeviceCopiesPass());
     addParallelLoopsStage(pm);
-  else
+  } else
     pm.addPass(createConvertLinalgToLoopsPass());
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass());
   // Fully unrolled: no temporary buffers (whose allocas would sit inside

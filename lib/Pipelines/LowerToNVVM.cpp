@@ -126,6 +126,8 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
 
   if (options.warpReductions)
     pm.addNestedPass<func::FuncOp>(createGPUWarpReducePass());
+  // The copies left in the host code (padding, concatenation) as kernels.
+  pm.addNestedPass<func::FuncOp>(createGPUDeviceCopiesPass());
 
   // Parallel loops -> blocks of threads: all of an op's parallel loops
   // (reductions innermost first, or they would run inside few threads),

@@ -22,6 +22,7 @@
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::opsnn {
 #define GEN_PASS_DEF_FUSEPARALLELLOOPSPASS
@@ -55,15 +56,16 @@ static bool isConstantCopy(Operation *op) {
   return global && global.getConstant();
 }
 
-/// Moves allocations, constant globals and their copies above the parallel
-/// loops right before them. Their operands come first (an op is moved only
+/// Moves allocations, constant globals and their copies, and views (of
+/// buffers defined before those loops) above the parallel loops right
+/// before them. Their operands come first (an op is moved only
 /// past loops that do not define them); the loops cannot use what is
 /// allocated after them. Buffers live for the length of those loops longer:
 /// the fused kernel needs them anyway.
 static void hoistAboveParallelLoops(Block &block) {
   for (Operation &op : llvm::make_early_inc_range(block)) {
     if (!isStaticAllocation(&op) && !isa<memref::GetGlobalOp>(op) &&
-        !isConstantCopy(&op))
+        !isConstantCopy(&op) && !opsnn::isBufferView(&op))
       continue;
     Operation *before = &op;
     while (auto loop = dyn_cast_or_null<scf::ParallelOp>(before->getPrevNode())) {
@@ -163,6 +165,58 @@ static void sinkFills(Block &block) {
   }
 }
 
+/// Whether `op` or an op in it uses `buffer` or a view of it.
+static bool accessesBuffer(Operation *op, Value buffer) {
+  SmallVector<Value> worklist = {buffer};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (op->isAncestor(user))
+        return true;
+      if (opsnn::isBufferView(user))
+        llvm::append_range(worklist, user->getResults());
+    }
+  }
+  return false;
+}
+
+/// Whether two parallel loops have the same iteration space (what upstream
+/// fusion asks first).
+static bool sameBounds(scf::ParallelOp x, scf::ParallelOp y) {
+  return x.getLowerBound() == y.getLowerBound() &&
+         x.getUpperBound() == y.getUpperBound() && x.getStep() == y.getStep();
+}
+
+/// Moves a fill loop that cannot fuse with the loop after it (another
+/// iteration space: a padded buffer's fill before the copy into its
+/// interior) above the parallel loops before it that do not touch its
+/// buffer, so that they meet the loop after it: the loop producing the
+/// padding's data and the copy of that data then fuse. A fill reads no
+/// memory, and what it uses from the block is defined before those loops.
+static void liftFills(Block &block) {
+  for (auto loop : llvm::make_early_inc_range(block.getOps<scf::ParallelOp>())) {
+    Value buffer = filledBuffer(loop);
+    auto next = dyn_cast_or_null<scf::ParallelOp>(loop->getNextNode());
+    if (!buffer || !next || sameBounds(loop, next))
+      continue;
+    SetVector<Value> used;
+    getUsedValuesDefinedAbove(loop.getRegion(), used);
+    used.insert(loop->getOperands().begin(), loop->getOperands().end());
+    Operation *before = loop;
+    while (auto prev = dyn_cast_or_null<scf::ParallelOp>(before->getPrevNode())) {
+      bool usesFromPrev = llvm::any_of(used, [&](Value v) {
+        Operation *def = v.getDefiningOp();
+        return def && def->getBlock() == &block && !def->isBeforeInBlock(prev);
+      });
+      if (usesFromPrev || accessesBuffer(prev, buffer))
+        break;
+      before = prev;
+    }
+    if (before != loop)
+      loop->moveBefore(before);
+  }
+}
+
 namespace {
 struct FuseParallelLoopsPass
     : opsnn::impl::FuseParallelLoopsPassBase<FuseParallelLoopsPass> {
@@ -170,6 +224,7 @@ struct FuseParallelLoopsPass
     getOperation()->walk([](Block *block) {
       sinkFills(*block);
       hoistAboveParallelLoops(*block);
+      liftFills(*block);
     });
     AliasAnalysis &aliases = getAnalysis<AliasAnalysis>();
     auto mayAlias = [&](Value x, Value y) {

@@ -203,3 +203,78 @@ func.func @fill_seen_by_the_call(%out: memref<4x4xf32>) {
   memref.dealloc %t : memref<4x4xf32>
   return
 }
+
+// -----
+
+// A padded buffer's fill (a 6x6 space) between the loop producing the data
+// and the copy of the data into the interior (4x4): it cannot fuse with
+// the copy, so it moves above the producer (which does not touch the padded
+// buffer), the subview with it, and the producer and the copy fuse.
+// CHECK-LABEL: func.func @lift_fill
+// CHECK: %[[P:.+]] = memref.alloc() : memref<6x6xf32>
+// CHECK: %[[V:.+]] = memref.subview %[[P]]
+// CHECK: scf.parallel {{.*}} to (%c6, %c6)
+// CHECK-NEXT: memref.store %{{.*}}, %[[P]]
+// CHECK: scf.parallel {{.*}} to (%c4, %c4)
+// CHECK: arith.maximumf
+// CHECK: memref.store %[[R:.+]], %[[D:.+]][
+// CHECK: memref.load %[[D]]
+// CHECK: memref.store %{{.*}}, %[[V]][
+// CHECK-NOT: scf.parallel
+// CHECK: return
+func.func @lift_fill(%x: memref<4x4xf32>) -> memref<6x6xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c6 = arith.constant 6 : index
+  %zero = arith.constant 0.0 : f32
+  %d = memref.alloc() : memref<4x4xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c4) step (%c1, %c1) {
+    %a = memref.load %x[%i, %j] : memref<4x4xf32>
+    %r = arith.maximumf %a, %zero : f32
+    memref.store %r, %d[%i, %j] : memref<4x4xf32>
+  }
+  %p = memref.alloc() : memref<6x6xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c6, %c6) step (%c1, %c1) {
+    memref.store %zero, %p[%i, %j] : memref<6x6xf32>
+  }
+  %v = memref.subview %p[1, 1] [4, 4] [1, 1] : memref<6x6xf32> to memref<4x4xf32, strided<[6, 1], offset: 7>>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c4) step (%c1, %c1) {
+    %a = memref.load %d[%i, %j] : memref<4x4xf32>
+    memref.store %a, %v[%i, %j] : memref<4x4xf32, strided<[6, 1], offset: 7>>
+  }
+  memref.dealloc %d : memref<4x4xf32>
+  return %p : memref<6x6xf32>
+}
+
+// -----
+
+// The loop before the fill reads the filled buffer: the fill stays after it.
+// CHECK-LABEL: func.func @fill_stays_after_a_reader
+// CHECK: scf.parallel {{.*}} to (%c4, %c4)
+// CHECK: memref.load %[[P:.+]][
+// CHECK: scf.parallel {{.*}} to (%c6, %c6)
+// CHECK-NEXT: memref.store %{{.*}}, %[[P]]
+// CHECK: scf.parallel {{.*}} to (%c4, %c4)
+func.func @fill_stays_after_a_reader(%x: memref<4x4xf32>, %p: memref<6x6xf32>, %out: memref<4x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c6 = arith.constant 6 : index
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<6x6xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c4) step (%c1, %c1) {
+    %a = memref.load %t[%i, %j] : memref<6x6xf32>
+    memref.store %a, %out[%i, %j] : memref<4x4xf32>
+  }
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c6, %c6) step (%c1, %c1) {
+    memref.store %zero, %t[%i, %j] : memref<6x6xf32>
+  }
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c4) step (%c1, %c1) {
+    %a = memref.load %x[%i, %j] : memref<4x4xf32>
+    memref.store %a, %t[%i, %j] : memref<6x6xf32>
+  }
+  memref.copy %t, %p : memref<6x6xf32> to memref<6x6xf32>
+  memref.dealloc %t : memref<6x6xf32>
+  return
+}

@@ -107,6 +107,45 @@ def GPUHostBuffersPass : Pass<"opsnn-gpu-host-buffers", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def GPUDeviceCopiesPass
+    : Pass<"opsnn-gpu-device-copies", "::mlir::func::FuncOp"> {
+  let summary = "Run the host code's buffer copies as GPU kernels";
+  let description = [{
+    Bufferization leaves `memref.copy` in the host code where a tensor is
+    inserted into a larger one: `tensor.pad` (a fill of the padded buffer,
+    then a copy of the data into its interior) and `tensor.concat`. On the
+    GPU pipeline such a copy would run on the host, between two kernels,
+    on managed memory that the kernels before and after it use: every page
+    it touches migrates to the host and back. This pass turns each
+    `memref.copy` outside a kernel into a `linalg.copy` on the same
+    buffers, which the pipeline then runs as a kernel like any other linalg
+    op (and `--opsnn-fuse-parallel-loops` may fuse with the loop producing
+    its source).
+
+    Kept on the host: copies from a `memref.get_global` (a constant in the
+    host's read-only data, which kernels cannot read: these are
+    `--opsnn-gpu-host-buffers`' staging copies into managed memory) and
+    copies between buffers that are not both static-shaped memrefs.
+
+    Run after `--opsnn-gpu-host-buffers` and after the tensor-core kernels
+    (`--opsnn-gpu-tensor-core-matmul` folds the padding copies of its
+    convolutions), before the conversion to parallel loops.
+
+    Before:
+
+    ```mlir
+    memref.copy %src, %view : memref<1x8x8x16xf16> to memref<1x8x8x16xf16, strided<...>>
+    ```
+
+    After:
+
+    ```mlir
+    linalg.copy ins(%src : memref<1x8x8x16xf16>) outs(%view : memref<1x8x8x16xf16, strided<...>>)
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def FuseElementwisePass : Pass<"opsnn-fuse-elementwise"> {
   let summary = "Elementwise fusion (as -linalg-fuse-elementwise-ops) that "
                 "keeps computing producers out of contractions";
