@@ -118,7 +118,7 @@ def test_wrong_answer_is_reported_and_never_timed(tmp_path, capsys):
     assert "the times are not GPU times" in section and "<svg" in section
     # A reference that disagrees: reported, never timed, exit 1.
     real = cases.reference
-    cases.reference = lambda case, inputs: real(case, inputs) * 1.01
+    cases.reference = lambda case, inputs, **kw: real(case, inputs, **kw) * 1.01
     try:
         assert cases.main(["--device", "cpu", "--cases", "r50_s5_3x3", "--json", str(out)]) == 1
     finally:
