@@ -54,7 +54,7 @@ int64_t mlir::opsnn::tensorCoreSharedMemoryLimit(
 
 int64_t mlir::opsnn::selectStages(const MatmulTileConfig &config, int64_t k,
                                   int64_t elementBytes, int64_t limit) {
-  int64_t steps = std::max<int64_t>(1, k / config.blockK);
+  int64_t steps = std::max<int64_t>(1, blockSteps(k, config.blockK));
   for (int64_t stages = std::min<int64_t>(3, steps); stages >= 1; --stages)
     if (stages * config.sharedBytes(elementBytes) <= limit)
       return stages;
@@ -77,17 +77,39 @@ static void chooseWarpTile(MatmulTileConfig &config) {
   }
 }
 
+/// Rule 3: BK for K, given the smallest BK.
+static int64_t preferredBlockK(int64_t k, int64_t minBK) {
+  if (k % 32 == 0)
+    return 32;
+  if (k % minBK == 0)
+    return minBK;
+  return blockSteps(k, 32) * 32 <= blockSteps(k, minBK) * minBK ? 32 : minBK;
+}
+
+/// Rule 6: whether `tile` splits `size` into whole tiles, or (when the
+/// dimension may be ragged and `nearlyExact`) pads it by at most an eighth
+/// of the padded size.
+static bool tileFits(int64_t size, int64_t tile, bool ragged,
+                     bool nearlyExact) {
+  if (size % tile == 0)
+    return true;
+  if (!ragged)
+    return false;
+  int64_t padded = blockSteps(size, tile) * tile;
+  return !nearlyExact || (padded - size) * 8 <= padded;
+}
+
 std::optional<MatmulTileConfig>
 mlir::opsnn::selectMatmulTiles(const TargetDescription &target,
                                const MatmulTileProblem &problem,
                                int64_t stages) {
   int64_t m = problem.m, n = problem.n, k = problem.k;
   int64_t elementBytes = problem.elementBytes;
-  bool raggedM = problem.raggedM;
+  bool raggedM = problem.raggedM, raggedN = problem.raggedN;
   // BK's granule: 16, or one 8-bit fragment's K (32).
   int64_t minBK = std::max(kMmaK, mmaFragmentK(elementBytes));
   if (m <= 0 || n <= 0 || k <= 0 || (!raggedM && m % kMmaM) || n % kMmaN ||
-      k % minBK)
+      k % copyElements(elementBytes))
     return std::nullopt;
   static constexpr int64_t kBlockTiles[][2] = {
       {128, 128}, {128, 64}, {64, 128}, {64, 64}, {64, 32}, {32, 64},
@@ -97,40 +119,47 @@ mlir::opsnn::selectMatmulTiles(const TargetDescription &target,
 
   std::optional<MatmulTileConfig> best;
   int64_t bestBlocks = 0;
-  for (const auto &tile : kBlockTiles) {
-    if ((!raggedM && m % tile[0]) || n % tile[1])
-      continue;
-    MatmulTileConfig config;
-    config.sharedPad = kSharedPadBytes / elementBytes;
-    config.stagesBAsNK = problem.stagesBAsNK;
-    config.blockM = tile[0];
-    config.blockN = tile[1];
-    // Rule 5: the deepest pipeline that fits, BK = 32 (rule 3) then 16
-    // for each depth.
-    bool fits = false;
-    for (int64_t s = stages > 0 ? stages : 3; !fits && s >= 1; --s) {
-      for (int64_t bk : {k % 32 == 0 ? int64_t(32) : minBK, minBK}) {
-        config.blockK = bk;
-        config.stages = stages > 0 ? s : std::min(s, k / bk);
-        if (config.sharedBytesAllStages(elementBytes) <= smemLimit) {
-          fits = true;
-          break;
+  // Rule 6: nearly exact tiles first; any tile when none of them fits.
+  for (bool nearlyExact : {true, false}) {
+    for (const auto &tile : kBlockTiles) {
+      if (!tileFits(m, tile[0], raggedM, nearlyExact) ||
+          !tileFits(n, tile[1], raggedN, nearlyExact))
+        continue;
+      MatmulTileConfig config;
+      config.sharedPad = kSharedPadBytes / elementBytes;
+      config.stagesBAsNK = problem.stagesBAsNK;
+      config.blockM = tile[0];
+      config.blockN = tile[1];
+      // Rule 5: the deepest pipeline that fits, BK by rule 3 then 16 for
+      // each depth.
+      bool fits = false;
+      for (int64_t s = stages > 0 ? stages : 3; !fits && s >= 1; --s) {
+        for (int64_t bk : {preferredBlockK(k, minBK), minBK}) {
+          config.blockK = bk;
+          config.stages =
+              stages > 0 ? s : std::min(s, blockSteps(k, bk));
+          if (config.sharedBytesAllStages(elementBytes) <= smemLimit) {
+            fits = true;
+            break;
+          }
         }
+        if (stages > 0)
+          break;
       }
-      if (stages > 0)
-        break;
+      if (!fits)
+        continue;
+      chooseWarpTile(config);
+      int64_t blocks = blockSteps(m, tile[0]) * blockSteps(n, tile[1]) *
+                       std::max<int64_t>(1, problem.batch);
+      if (blocks >= sms)
+        return config; // Rule 2: the largest tile that fills the chip.
+      if (!best || blocks > bestBlocks) {
+        best = config;
+        bestBlocks = blocks;
+      }
     }
-    if (!fits)
-      continue;
-    chooseWarpTile(config);
-    int64_t blocks = ((m + tile[0] - 1) / tile[0]) * (n / tile[1]) *
-                     std::max<int64_t>(1, problem.batch);
-    if (blocks >= sms)
-      return config; // Rule 2: the largest tile that fills the chip.
-    if (!best || blocks > bestBlocks) {
-      best = config;
-      bestBlocks = blocks;
-    }
+    if (best)
+      return best;
   }
   return best;
 }

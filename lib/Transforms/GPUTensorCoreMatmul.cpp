@@ -103,6 +103,18 @@ struct TensorCoreMatmul {
   TensorCoreEpilogue epilogue = {};
 };
 
+/// How a tile copy treats the edges of its source matrix (0: nothing
+/// there), in the matrix's own rows and columns.
+struct MatrixEdges {
+  /// Rows at or past `clampRows` read row clampRows - 1, and chunks at or
+  /// past column `clampCols` read the last chunk before it: the products
+  /// they feed are not stored (a ragged M or N).
+  int64_t clampRows = 0, clampCols = 0;
+  /// Rows at or past `zeroRows` and columns at or past `zeroCols` are
+  /// zeros: they add to every product (a ragged K).
+  int64_t zeroRows = 0, zeroCols = 0;
+};
+
 /// Builds the kernel body. The GPU form calls each piece once with the
 /// hardware ids; the CPU form calls it in loops over the same ids, so the
 /// index arithmetic (what can be checked without a GPU) is shared.
@@ -162,7 +174,16 @@ public:
   /// copies read row M-1 instead (those rows of the accumulators only feed
   /// rows >= M) and its rows >= M are not stored.
   bool raggedM() const { return mm.m % cfg.blockM != 0; }
+  /// N is not a multiple of BN: likewise for the last block column, whose
+  /// B copies past N read B's last column chunk (row N-1 of an N x K B) and
+  /// whose fragments past N (N is a multiple of 8) are not stored.
+  bool raggedN() const { return mm.n % cfg.blockN != 0; }
+  /// K is not a multiple of BK: the last K step's copies past K are zeros
+  /// in A and B alike (stale or uninitialized shared memory times zero
+  /// could still be a NaN).
+  bool raggedK() const { return mm.k % cfg.blockK != 0; }
   int64_t blockRows() const { return llvm::divideCeil(mm.m, cfg.blockM); }
+  int64_t blockCols() const { return llvm::divideCeil(mm.n, cfg.blockN); }
   int64_t elementBytes() const { return mm.elementBytes(); }
   /// Elements per cp.async: 8 (f16, bf16) or 4 (f32).
   int64_t copyElements() const { return kCopyBytes / elementBytes(); }
@@ -246,14 +267,23 @@ public:
   /// stores, not cp.async). The tiles land in stage `stage` of sA and sB.
   void emitCopies(Value tid, Value bm0, Value bn0, Value k0, Value stage,
                   Value sA, Value sB) {
-    copyTile(tid, mm.a, sA, stage, cfg.blockM, cfg.blockK, bm0, k0,
-             aIndexMaps, /*transposeIntoTile=*/false,
-             /*lastRow=*/raggedM() ? mm.m - 1 : -1, aBounds);
-    if (mm.bTransposed)
-      copyTile(tid, mm.b, sB, stage, cfg.blockN, cfg.blockK, bn0, k0);
-    else
-      copyTile(tid, mm.b, sB, stage, cfg.blockK, cfg.blockN, k0, bn0, {},
-               /*transposeIntoTile=*/mm.stagesBAsNK());
+    int64_t zeroK = raggedK() ? mm.k : 0;
+    MatrixEdges aEdges;
+    aEdges.clampRows = raggedM() ? mm.m : 0;
+    aEdges.zeroCols = zeroK;
+    copyTile(tid, mm.a, sA, stage, cfg.blockM, cfg.blockK, bm0, k0, aEdges,
+             aIndexMaps, /*transposeIntoTile=*/false, aBounds);
+    MatrixEdges bEdges;
+    if (mm.bTransposed) {
+      bEdges.clampRows = raggedN() ? mm.n : 0;
+      bEdges.zeroCols = zeroK;
+      copyTile(tid, mm.b, sB, stage, cfg.blockN, cfg.blockK, bn0, k0, bEdges);
+    } else {
+      bEdges.zeroRows = zeroK;
+      bEdges.clampCols = raggedN() ? mm.n : 0;
+      copyTile(tid, mm.b, sB, stage, cfg.blockK, cfg.blockN, k0, bn0, bEdges,
+               {}, /*transposeIntoTile=*/mm.stagesBAsNK());
+    }
   }
 
   /// Origin of warp `warp`'s tile inside the block tile.
@@ -296,21 +326,30 @@ public:
     // after the conversion (guardRaggedRowStores), which needs in-bounds
     // fragment writes; the vector form masks them; the CPU form stores row
     // by row below.
+    // Fragments past a ragged N (whole fragments: N is a multiple of 8)
+    // likewise.
     bool rowsInBounds = !raggedM() || asyncCopies;
+    bool colsInBounds = !raggedN() || asyncCopies;
     for (int64_t i = 0; i < fragsM(); ++i)
       for (int64_t j = 0; j < fragsN(); ++j) {
         Value acc = accs[i * fragsN() + j];
         Value row = add(row0, i * kMmaM), col = add(col0, j * kMmaN);
-        if (applyEpilogue && raggedM()) {
-          storeRowsBelowM(acc, row, col);
-          continue;
-        }
-        if (!applyEpilogue || !ep.hasStages() || ep.storeProduct)
-          vector::TransferWriteOp::create(b, loc, acc, mm.c,
-                                          ValueRange{row, col},
-                                          ArrayRef<bool>{rowsInBounds, true});
-        if (applyEpilogue && ep.hasStages())
-          ep.applyToFragment(b, loc, acc, epilogueRow(row), col);
+        auto store = [&] {
+          if (applyEpilogue && raggedM()) {
+            storeRowsBelowM(acc, row, col);
+            return;
+          }
+          if (!applyEpilogue || !ep.hasStages() || ep.storeProduct)
+            vector::TransferWriteOp::create(
+                b, loc, acc, mm.c, ValueRange{row, col},
+                ArrayRef<bool>{rowsInBounds, colsInBounds});
+          if (applyEpilogue && ep.hasStages())
+            ep.applyToFragment(b, loc, acc, epilogueRow(row), col);
+        };
+        if (applyEpilogue && raggedN())
+          ifBelow(col, mm.n, store);
+        else
+          store();
       }
   }
 
@@ -390,12 +429,7 @@ private:
     const TensorCoreEpilogue &ep = mm.epilogue;
     for (int64_t r = 0; r < kMmaM; ++r) {
       Value rowR = add(row, r);
-      Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                          rowR, cst(mm.m));
-      scf::IfOp::create(b, loc, below, [&](OpBuilder &nested, Location) {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(nested.getInsertionBlock(),
-                            nested.getInsertionPoint());
+      ifBelow(rowR, mm.m, [&] {
         Value elements =
             vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{r});
         if (!ep.hasStages() || ep.storeProduct)
@@ -404,9 +438,21 @@ private:
                                           ArrayRef<bool>{true});
         if (ep.hasStages())
           ep.applyAndStore(b, loc, elements, epilogueRow(rowR), col);
-        scf::YieldOp::create(b, loc);
       });
     }
+  }
+
+  /// Emits `body` under `scf.if index < bound`.
+  void ifBelow(Value index, int64_t bound, llvm::function_ref<void()> body) {
+    Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                        index, cst(bound));
+    scf::IfOp::create(b, loc, below, [&](OpBuilder &nested, Location) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(nested.getInsertionBlock(),
+                          nested.getInsertionPoint());
+      body();
+      scf::YieldOp::create(b, loc);
+    });
   }
 
   /// Rounds every f32 element to TF32 (10 mantissa bits) as
@@ -432,35 +478,45 @@ private:
   }
 
   /// Copies a rows x cols tile at (row0, col0) of the source matrix to
-  /// stage `stage` of `dst`. With `srcMaps` the matrix is implicit: element
-  /// (r, c) of it is src[srcMaps(r, c)] (one map per source dimension,
-  /// symbols r and c).
+  /// stage `stage` of `dst`, its edges as `edges` says. With `srcMaps` the
+  /// matrix is implicit: element (r, c) of it is src[srcMaps(r, c)] (one
+  /// map per source dimension, symbols r and c).
   /// With `transposeIntoTile` element (r, c) goes to dst[stage, c, r].
-  /// With `lastRow` >= 0 source rows past it read row `lastRow` instead.
   /// With `srcBounds`, a copy whose source index i lies outside
   /// [0, srcBounds[i]) (for each non-zero bound) writes zeros and reads
-  /// nothing: a cp.async of 0 source bytes (it zero-fills the rest), or a
-  /// select on the CPU; its indices are clamped to 0 so that no address
-  /// outside the source is formed.
+  /// nothing. Zeros (here and at `edges`) are a cp.async of 0 source bytes
+  /// (it zero-fills the rest), or a select on the CPU and for transposed
+  /// copies; the indices are clamped to 0 so that no address outside the
+  /// source is formed.
   void copyTile(Value tid, Value src, Value dst, Value stage, int64_t rows,
                 int64_t cols, Value row0, Value col0,
+                const MatrixEdges &edges = {},
                 ArrayRef<AffineMap> srcMaps = {},
-                bool transposeIntoTile = false, int64_t lastRow = -1,
+                bool transposeIntoTile = false,
                 ArrayRef<int64_t> srcBounds = {}) {
-    assert((srcBounds.empty() || !transposeIntoTile) &&
-           "bounded copies are whole cp.async copies");
     int64_t copyWidth = copyElements();
     // A transposed copy reads along the tile's columns (BN): 8 i8 when the
     // block is 8 wide.
     if (transposeIntoTile)
       copyWidth = std::gcd(copyWidth, cols);
     assert(cols % copyWidth == 0 && "tile rows split into whole copies");
+    assert(edges.clampCols % copyWidth == 0 &&
+           "clamped columns split into whole copies");
     int64_t perRow = cols / copyWidth;
     int64_t chunks = rows * perRow;
     int64_t threads = numThreads();
     auto type = VectorType::get({copyWidth}, mm.elementType);
     Value pad = arith::ConstantOp::create(
         b, loc, cast<TypedAttr>(b.getZeroAttr(mm.elementType)));
+    auto clampBelow = [&](Value index, int64_t last) -> Value {
+      return affine::AffineMinOp::create(
+          b, loc,
+          AffineMap::get(0, 1,
+                         {getAffineSymbolExpr(0, b.getContext()),
+                          getAffineConstantExpr(last, b.getContext())},
+                         b.getContext()),
+          ValueRange{index});
+    };
     for (int64_t first = 0; first < chunks; first += threads) {
       Value chunk = add(tid, first);
       auto emit = [&](OpBuilder &nested, bool guarded) {
@@ -469,28 +525,35 @@ private:
                             nested.getInsertionPoint());
         Value row = div(chunk, perRow);
         Value col = mul(rem(chunk, perRow), copyWidth);
-        Value srcRow = add(row0, row);
-        if (lastRow >= 0)
-          srcRow = affine::AffineMinOp::create(
-              b, loc,
-              AffineMap::get(0, 1,
-                             {getAffineSymbolExpr(0, b.getContext()),
-                              getAffineConstantExpr(lastRow, b.getContext())},
-                             b.getContext()),
-              ValueRange{srcRow});
-        SmallVector<Value> matrixIndices = {srcRow, add(col0, col)};
+        Value srcRow = add(row0, row), srcCol = add(col0, col);
+        if (edges.clampRows)
+          srcRow = clampBelow(srcRow, edges.clampRows - 1);
+        if (edges.clampCols)
+          srcCol = clampBelow(srcCol, edges.clampCols - copyWidth);
+        SmallVector<Value> matrixIndices = {srcRow, srcCol};
+        Value inBounds =
+            clampToBounds(matrixIndices, {edges.zeroRows, edges.zeroCols},
+                          /*nonNegative=*/true);
         SmallVector<Value> srcIndices = matrixIndices;
         if (!srcMaps.empty())
           srcIndices = llvm::map_to_vector(srcMaps, [&](AffineMap map) {
             return apply(map.getResult(0), matrixIndices);
           });
-        Value inBounds = clampToBounds(srcIndices, srcBounds);
+        if (Value inSource = clampToBounds(srcIndices, srcBounds))
+          inBounds = inBounds ? arith::AndIOp::create(b, loc, inBounds,
+                                                      inSource)
+                              : inSource;
+        Value zeros;
+        if (inBounds)
+          zeros = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
         SmallVector<Value> dstIndices = {stage, row, col};
         if (transposeIntoTile) {
           // vector.load: the GPU pipeline lowers no vector transfers
           // (the others become cp.async or go through the nvgpu
           // conversion).
           Value v = vector::LoadOp::create(b, loc, type, src, srcIndices);
+          if (inBounds)
+            v = arith::SelectOp::create(b, loc, inBounds, v, zeros);
           for (int64_t e = 0; e < copyWidth; ++e)
             memref::StoreOp::create(
                 b, loc, vector::ExtractOp::create(b, loc, v, e), dst,
@@ -513,10 +576,7 @@ private:
         Value v = vector::TransferReadOp::create(b, loc, type, src, srcIndices,
                                                  pad, ArrayRef<bool>{true});
         if (inBounds)
-          v = arith::SelectOp::create(
-              b, loc, inBounds, v,
-              arith::ConstantOp::create(b, loc, type,
-                                        b.getZeroAttr(type)));
+          v = arith::SelectOp::create(b, loc, inBounds, v, zeros);
         vector::TransferWriteOp::create(b, loc, v, dst, dstIndices,
                                         ArrayRef<bool>{true});
       };
@@ -535,18 +595,23 @@ private:
   }
 
   /// Whether `indices` lie in `bounds` (see copyTile), null when there are
-  /// no bounds; the bounded indices become 0 where they do not.
+  /// no bounds; the bounded indices become 0 where they do not. Indices
+  /// known not to be negative (`nonNegative`) are only compared with the
+  /// bound.
   Value clampToBounds(SmallVectorImpl<Value> &indices,
-                      ArrayRef<int64_t> bounds) {
+                      ArrayRef<int64_t> bounds, bool nonNegative = false) {
     Value inBounds;
     for (auto [index, bound] : llvm::zip(indices, bounds)) {
       if (!bound)
         continue;
-      Value atLeastZero = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::sge, index, cst(0));
-      Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                          index, cst(bound));
-      Value both = arith::AndIOp::create(b, loc, atLeastZero, below);
+      Value atLeastZero =
+          nonNegative ? Value()
+                      : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                              index, cst(0));
+      Value both = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                         index, cst(bound));
+      if (atLeastZero)
+        both = arith::AndIOp::create(b, loc, atLeastZero, both);
       inBounds =
           inBounds ? arith::AndIOp::create(b, loc, inBounds, both) : both;
     }
@@ -742,7 +807,7 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
     dynamicSharedBytes = arith::ConstantIntOp::create(
         b, loc, b.getI32Type(), bytesA + bytesB);
   auto launch = gpu::LaunchOp::create(
-      b, loc, kb.cst(mm.n / cfg.blockN), kb.cst(kb.blockRows()),
+      b, loc, kb.cst(kb.blockCols()), kb.cst(kb.blockRows()),
       kb.cst(mm.batch), kb.cst(kb.numThreads()), one, one, dynamicSharedBytes,
       /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, attributions);
   OpBuilder::InsertionGuard guard(b);
@@ -785,7 +850,7 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
   Value wm0 = origin.first, wn0 = origin.second;
   Value row0 = kb.add(bm0, wm0), col0 = kb.add(bn0, wn0);
   SmallVector<Value> accs = kb.loadAccumulators(row0, col0);
-  int64_t stages = cfg.stages, steps = mm.k / cfg.blockK;
+  int64_t stages = cfg.stages, steps = blockSteps(mm.k, cfg.blockK);
   auto tokenType = nvgpu::DeviceAsyncTokenType::get(b.getContext());
   // Commits the async copies issued since the last commit as one group.
   auto commit = [&]() -> Value {
@@ -891,7 +956,7 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
   int64_t warps = cfg.numWarps(), frags = kb.fragsPerWarp();
   auto blockLoops = [&](OpBuilder &, Location, Value by, ValueRange) {
     scf::ForOp::create(
-        b, loc, c0, kb.cst(mm.n / cfg.blockN), c1, ValueRange{},
+        b, loc, c0, kb.cst(kb.blockCols()), c1, ValueRange{},
         [&](OpBuilder &, Location, Value bx, ValueRange) {
           Value bn0 = kb.mul(bx, cfg.blockN), bm0 = kb.mul(by, cfg.blockM);
           SmallVector<std::pair<Value, Value>> origins;
@@ -974,9 +1039,12 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
 }
 
 /// Puts each lane's store of a product row (vector.store to C after the
-/// nvgpu conversion) under `row < m`: the last block row of a ragged M. The
-/// epilogue, applied after this, then lands inside the same guard.
-static void guardRaggedRowStores(gpu::LaunchOp launch, Value c, int64_t m) {
+/// nvgpu conversion) under `row < m` (the last block row of a ragged M;
+/// no guard for m = 0) and `col < n` (the last block column of a ragged N;
+/// likewise). The epilogue, applied after this, then lands inside the same
+/// guard.
+static void guardRaggedStores(gpu::LaunchOp launch, Value c, int64_t m,
+                              int64_t n) {
   SmallVector<vector::StoreOp> stores;
   launch.walk([&](vector::StoreOp store) {
     // Into C or a batch's slice of it (whose rows past M are the next
@@ -988,10 +1056,17 @@ static void guardRaggedRowStores(gpu::LaunchOp launch, Value c, int64_t m) {
   for (vector::StoreOp store : stores) {
     OpBuilder b(store);
     Location loc = store.getLoc();
-    Value below = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ult, store.getIndices()[0],
-        arith::ConstantIndexOp::create(b, loc, m));
-    auto ifOp = scf::IfOp::create(b, loc, below, /*withElseRegion=*/false);
+    Value inside;
+    std::array<int64_t, 2> bounds = {m, n};
+    for (auto [index, bound] : llvm::zip(store.getIndices(), bounds)) {
+      if (!bound)
+        continue;
+      Value below = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ult, index,
+          arith::ConstantIndexOp::create(b, loc, bound));
+      inside = inside ? arith::AndIOp::create(b, loc, inside, below) : below;
+    }
+    auto ifOp = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
     store->moveBefore(ifOp.thenBlock()->getTerminator());
   }
 }
@@ -1048,12 +1123,16 @@ struct GPUTensorCoreMatmulPass
                     : matchTensorCoreConv(op, tf32);
       if (failed(mm))
         continue;
-      // A ragged M needs no read of C (the rows past M are not there):
-      // only with C's constant fill folded into the accumulators.
-      bool raggedMAllowed =
-          fuseEpilogue && mm->epilogue.init;
+      // A ragged M or N needs no read of C (the rows and columns past it
+      // are not there): only with C's constant fill folded into the
+      // accumulators. A ragged N's B copies are whole chunks along N when
+      // B is K x N.
+      bool raggedMAllowed = fuseEpilogue && mm->epilogue.init;
+      bool raggedNAllowed =
+          raggedMAllowed &&
+          (mm->bTransposed || mm->n % copyElements(mm->elementBytes()) == 0);
       std::optional<MatmulTileConfig> cfg;
-      if (failed(tileConfig(op, *mm, raggedMAllowed, cfg)))
+      if (failed(tileConfig(op, *mm, raggedMAllowed, raggedNAllowed, cfg)))
         return signalPassFailure();
       if (!cfg) {
         LLVM_DEBUG(llvm::dbgs() << "no tiles divide " << mm->m << "x" << mm->n
@@ -1100,8 +1179,10 @@ struct GPUTensorCoreMatmulPass
             buildGPUKernel(b, op.getLoc(), *mm, *cfg, /*asyncCopies=*/toNVGPU);
         if (toNVGPU && failed(lowerKernelToNVGPU(launch)))
           return signalPassFailure();
-        if (toNVGPU && mm->m % cfg->blockM)
-          guardRaggedRowStores(launch, mm->c, mm->m);
+        int64_t raggedM = mm->m % cfg->blockM ? mm->m : 0;
+        int64_t raggedN = mm->n % cfg->blockN ? mm->n : 0;
+        if (toNVGPU && (raggedM || raggedN))
+          guardRaggedStores(launch, mm->c, raggedM, raggedN);
         if (failed(mm->epilogue.rewriteProductStores(
                 launch, mm->c, mm->batch > 1 ? mm->m : 0)))
           return signalPassFailure();
@@ -1151,7 +1232,7 @@ struct GPUTensorCoreMatmulPass
   /// keeps the generic path), or the fixed ones, with their stages. Fixed
   /// tiles or stages that do not fit this op are an error at the op.
   LogicalResult tileConfig(linalg::LinalgOp op, const TensorCoreMatmul &mm,
-                           bool raggedMAllowed,
+                           bool raggedMAllowed, bool raggedNAllowed,
                            std::optional<MatmulTileConfig> &result) {
     const TargetDescription target = *lookupTarget(targetName);
     int64_t limit = tensorCoreSharedMemoryLimit(target);
@@ -1161,12 +1242,9 @@ struct GPUTensorCoreMatmulPass
       MatmulTileProblem problem{mm.m, mm.n, mm.k, elementBytes,
                                 mm.stagesBAsNK()};
       problem.batch = mm.batch;
+      problem.raggedM = raggedMAllowed;
+      problem.raggedN = raggedNAllowed;
       result = selectMatmulTiles(target, problem, forcedStages);
-      if (!result && raggedMAllowed) {
-        problem.raggedM = true;
-        result = selectMatmulTiles(target, problem, forcedStages);
-      }
-      problem.raggedM = false;
       if (!result && forcedStages && selectMatmulTiles(target, problem))
         return op.emitError()
                << "stages=" << forcedStages << ": no block tile's "
@@ -1188,12 +1266,24 @@ struct GPUTensorCoreMatmulPass
              << cfg.blockK << ",...: BK must be a multiple of "
              << mmaFragmentK(elementBytes) << " for " << mm.elementType
              << " operands (one mma.sync fragment's K)";
-    if ((mm.m % cfg.blockM && !raggedMAllowed) || mm.n % cfg.blockN ||
-        mm.k % cfg.blockK)
-      return op.emitError()
-             << "tiles=" << cfg.blockM << "," << cfg.blockN << ","
-             << cfg.blockK << ",...: BM, BN and BK must divide the GEMM's M, "
-             << "N and K (" << mm.m << "x" << mm.n << "x" << mm.k << ")";
+    auto tilesError = [&]() {
+      return op.emitError() << "tiles=" << cfg.blockM << "," << cfg.blockN
+                            << "," << cfg.blockK << ",...: ";
+    };
+    std::string shape = std::to_string(mm.m) + "x" + std::to_string(mm.n) +
+                        "x" + std::to_string(mm.k);
+    if ((mm.m % cfg.blockM && !raggedMAllowed) ||
+        (mm.n % cfg.blockN && !raggedNAllowed))
+      return tilesError()
+             << "BM and BN must divide the GEMM's M and N (" << shape << "): "
+             << (raggedMAllowed ? "B's rows of N elements are not whole "
+                                  "16-byte copies"
+                                : "C is read (no constant fill folds)");
+    if (mm.k % copyElements(elementBytes))
+      return tilesError() << "K must be a multiple of "
+                          << copyElements(elementBytes) << " for "
+                          << mm.elementType << " operands (16 bytes) ("
+                          << shape << ")";
     // Fixed tiles may use all the shared memory a block can opt in to;
     // the heuristic's stages prefer the two-blocks-per-SM budget.
     int64_t blockLimit = maxSharedMemoryPerBlock(target);

@@ -51,10 +51,10 @@
 // 100 rows in blocks of 64 are accepted); where C is read they must.
 // FORCED-NOT: error: {{.*}}(392x512x4608)
 // FORCED-NOT: error: {{.*}}(100x64x256)
-// FORCED: :[[@LINE+33]]:8: error: tiles=64,64,32,...: BM, BN and BK must divide the GEMM's M, N and K (100x64x256)
+// FORCED: :[[@LINE+33]]:8: error: tiles=64,64,32,...: BM and BN must divide the GEMM's M and N (100x64x256): C is read (no constant fill folds)
 // FORCED-NOT: error
 // Without the fold C would be read past M: an error for every ragged M.
-// NOFOLD: error: tiles=64,64,32,...: BM, BN and BK must divide the GEMM's M, N and K (392x512x4608)
+// NOFOLD: error: tiles=64,64,32,...: BM and BN must divide the GEMM's M and N (392x512x4608): C is read (no constant fill folds)
 
 func.func @stage4_conv(%x: tensor<8x9x9x512xf16>, %w: tensor<3x3x512x512xf16>, %bias: tensor<512xf32>) -> tensor<8x7x7x512xf16> {
   %zero = arith.constant 0.0 : f32

@@ -50,6 +50,8 @@ struct MatmulTileProblem {
   bool stagesBAsNK = false;
   /// M need not be a multiple of 16 nor of BM (rule 6).
   bool raggedM = false;
+  /// N need not be a multiple of BN (it still is one of 8; rule 6).
+  bool raggedN = false;
   /// Independent GEMMs of this shape in one grid (a batched GEMM: its
   /// batches on gridDim.z): every one of them has the blocks of rule 2.
   int64_t batch = 1;
@@ -113,19 +115,32 @@ int64_t maxSharedMemoryPerBlock(const TargetDescription &target);
 /// (MatmulTileConfig::needsDynamicSharedMemory).
 int64_t tensorCoreSharedMemoryLimit(const TargetDescription &target);
 
+/// The elements of one 16-byte copy (8 FP16/BF16, 4 TF32, 16 INT8): K must
+/// be a multiple of it (rule 7), a ragged N of it or of 8 (rule 6).
+constexpr int64_t copyElements(int64_t elementBytes) {
+  return 16 / elementBytes;
+}
+
+/// The K loop's steps: ceil(K / BK) (a ragged K's last step is partly
+/// zeros).
+constexpr int64_t blockSteps(int64_t k, int64_t blockK) {
+  return (k + blockK - 1) / blockK;
+}
+
 /// The deepest pipeline (3, then 2, then 1 stages) whose stages of `config`
-/// fit in `limit` bytes, at most K/BK stages (more would only hold empty
-/// groups); 0 when not even one stage fits. Rule 5 below.
+/// fit in `limit` bytes, at most ceil(K/BK) stages (more would only hold
+/// empty groups); 0 when not even one stage fits. Rule 5 below.
 int64_t selectStages(const MatmulTileConfig &config, int64_t k,
                      int64_t elementBytes, int64_t limit);
 
 /// Tile sizes for `problem`, an M x N x K GEMM with `elementBytes`-byte
 /// inputs (2: FP16/BF16, 4: FP32 run as TF32, 1: INT8; the rows' padding
-/// follows) on `target`, or std::nullopt when M or N is not a multiple of
-/// 16/8 or K of 16 (32 for 1-byte INT8 operands: one m16n8k32 fragment)
-/// (those GEMMs keep the generic path). The heuristic:
+/// follows) on `target`, or std::nullopt when M is not a multiple of 16
+/// (without `raggedM`), N not one of 8, or K not one of 16 bytes
+/// (copyElements) (those GEMMs keep the generic path). The heuristic:
 ///  1. Block tiles, largest first: 128x128, 128x64, 64x128, 64x64, 64x32,
-///     32x64, 32x32, 32x16, 16x32, 16x16, 16x8; only those dividing M and N.
+///     32x64, 32x32, 32x16, 16x32, 16x16, 16x8; only those dividing M and N
+///     (but see rule 6).
 ///  2. Take the first (largest) whose grid has at least one block per SM of
 ///     the target (fills the chip; large tiles re-use shared memory best);
 ///     if none does, the problem is small and the one with the most blocks
@@ -133,8 +148,9 @@ int64_t selectStages(const MatmulTileConfig &config, int64_t k,
 ///     counts every batch of a batched GEMM (attention's 96 heads x batches
 ///     of 128 x 128 scores fill an A100 with 128 x 64 blocks; counting one
 ///     batch would shrink them to 16 x 8).
-///  3. BK = 32 when it divides K (two k16 steps per barrier pair), else 16
-///     (INT8: always 32).
+///  3. BK = 32 when it divides K, else 16 when that does (INT8: always
+///     32); a ragged K (rule 7) takes whichever of 32 and 16 pads K less,
+///     32 on a tie.
 ///  4. Warp tiles start at 64x32 (64 f32 accumulators per thread, no spills
 ///     on sm_80/sm_90) clamped to the block tile, and are halved (the larger
 ///     side in fragments first) until the block has 4 warps or the warp
@@ -143,16 +159,22 @@ int64_t selectStages(const MatmulTileConfig &config, int64_t k,
 ///     says so) must fit in tensorCoreSharedMemoryLimit (two blocks per
 ///     SM; at least the static 48 KiB). S = 3 is preferred (two K steps of
 ///     copies in flight while the warps compute), then 2, then 1, never
-///     more than K/BK. For each S in that order, BK follows rule 3 and
-///     drops to 16 when the stages do not fit; when no S fits even with
+///     more than ceil(K/BK). For each S in that order, BK follows rule 3
+///     and drops to 16 when the stages do not fit; when no S fits even with
 ///     BK = 16, the next block tile is tried. (128x128 FP16 blocks: BK = 32
 ///     needs 18.5 KiB per stage; S = 3 takes BK = 32 on A100/H100/H200,
 ///     55.5 KiB of dynamic shared memory, and BK = 16 on T4/V100, where
 ///     the budget is 48 KiB: 3 x 10.25 KiB.) With `stages` > 0 only that S
 ///     is tried.
-///  6. With `raggedM` M need not be a multiple of 16 nor of BM: the grid
-///     has ceil(M / BM) block rows and the kernel guards the last one (the
-///     caller asks only when no tile divides M, so exact tiles always win).
+///  6. With `raggedM` (`raggedN`) M need not be a multiple of 16 nor of BM
+///     (N of BN): the grid rounds the block rows (columns) up and the kernel
+///     guards the last one. A tile that does not divide such a dimension is
+///     a candidate when the rounding pads it by at most an eighth of the
+///     padded size (N = 1000 in 128-wide blocks: 24 of 1024), so that
+///     exact and nearly exact tiles compete by rule 2 alone; when no tile
+///     passes (M = 8: every block is half empty), every tile is.
+///  7. K need not be a multiple of BK: the last K step's copies past K
+///     are zeros (cp.async of 0 source bytes), so they add nothing.
 std::optional<MatmulTileConfig>
 selectMatmulTiles(const TargetDescription &target,
                   const MatmulTileProblem &problem, int64_t stages = 0);
