@@ -110,7 +110,83 @@ TEST(TensorCoreTilesTest, ShapesWithoutFragmentsKeepTheGenericPath) {
   EXPECT_FALSE(selectMatmulTiles(a100, {100, 64, 64, 2}));
   EXPECT_TRUE(selectMatmulTiles(a100, {100, 64, 64, 2, false,
                                        /*raggedM=*/true}));
-  EXPECT_FALSE(selectMatmulTiles(a100, {64, 64, 48, 1})); // INT8: K % 32
+  // K must be whole 16-byte copies: 8 FP16, 4 TF32, 16 INT8 elements.
+  EXPECT_FALSE(selectMatmulTiles(a100, {64, 64, 36, 2}));
+  EXPECT_FALSE(selectMatmulTiles(a100, {64, 64, 10, 4}));
+  EXPECT_FALSE(selectMatmulTiles(a100, {64, 64, 40, 1}));
   EXPECT_FALSE(selectMatmulTiles(a100, {64, 12, 64, 2}));
+  // N a multiple of 8 is not enough for a ragged N unless the problem
+  // allows one: 1000 only divides into 8-wide blocks.
+  std::optional<MatmulTileConfig> exact =
+      selectMatmulTiles(a100, {64, 1000, 2048, 2});
+  ASSERT_TRUE(exact);
+  EXPECT_EQ(exact->blockN, 8);
+}
+
+TEST(TensorCoreTilesTest, RaggedKTakesTheBlockKThatPadsLess) {
+  TargetDescription a100 = target("a100");
+  // K = 72 (C = 8, 3x3): 5 steps of 16 (80) rather than 3 of 32 (96).
+  std::optional<MatmulTileConfig> conv =
+      selectMatmulTiles(a100, {8192, 128, 72, 2});
+  ASSERT_TRUE(conv);
+  EXPECT_EQ(conv->blockK, 16);
+  EXPECT_EQ(conv->stages, 3);
+  // K = 56: 32 and 16 both pad to 64; 32 wins the tie (fewer barriers).
+  std::optional<MatmulTileConfig> tie =
+      selectMatmulTiles(a100, {8192, 128, 56, 2});
+  ASSERT_TRUE(tie);
+  EXPECT_EQ(tie->blockK, 32);
+  EXPECT_EQ(tie->stages, 2); // ceil(56 / 32) steps
+  // K = 8 (a head dimension of 8): one step of 16, half zeros.
+  std::optional<MatmulTileConfig> head =
+      selectMatmulTiles(a100, {128, 128, 8, 2});
+  ASSERT_TRUE(head);
+  EXPECT_EQ(head->blockK, 16);
+  EXPECT_EQ(head->stages, 1);
+  // INT8 K = 48: BK stays one m16n8k32 fragment's 32.
+  std::optional<MatmulTileConfig> int8 =
+      selectMatmulTiles(a100, {512, 256, 48, 1, /*stagesBAsNK=*/true});
+  ASSERT_TRUE(int8);
+  EXPECT_EQ(int8->blockK, 32);
+  EXPECT_EQ(selectStages(*int8, 48, 1, 1 << 20), 2);
+}
+
+TEST(TensorCoreTilesTest, NearlyExactTilesCompeteWithExactOnes) {
+  TargetDescription a100 = target("a100");
+  // ResNet-50's classifier at batch 64: with a ragged N, 32x16 blocks
+  // (63 columns, the last half full: 0.8% padding) fill the 108 SMs.
+  MatmulTileProblem fc{/*m=*/64, /*n=*/1000, /*k=*/2048, /*elementBytes=*/2};
+  fc.raggedN = true;
+  std::optional<MatmulTileConfig> config = selectMatmulTiles(a100, fc);
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->blockM, 32);
+  EXPECT_EQ(config->blockN, 16);
+  // 1000 in blocks of 128 pads by 24 of 1024: a candidate; M = 64 in
+  // blocks of 128 pads by half: not one while any tile passes.
+  fc.m = 8192;
+  config = selectMatmulTiles(a100, fc);
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->blockM, 128);
+  EXPECT_EQ(config->blockN, 128);
+  // ResNet-50's downsample, M = 784 = 16 x 49: 64x32 blocks (13 rows, the
+  // last a quarter full: 6% of the grid) instead of the exact 16x32.
+  MatmulTileProblem down{/*m=*/784, /*n=*/512, /*k=*/256, /*elementBytes=*/2};
+  down.raggedM = true;
+  config = selectMatmulTiles(a100, down);
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->blockM, 64);
+  EXPECT_EQ(config->blockN, 32);
+  down.raggedM = false;
+  config = selectMatmulTiles(a100, down);
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->blockM, 16);
+  // M = 8: every block is at least half empty, so every tile competes
+  // (the one with the most blocks wins).
+  MatmulTileProblem tiny{/*m=*/8, /*n=*/64, /*k=*/64, /*elementBytes=*/2};
+  tiny.raggedM = true;
+  config = selectMatmulTiles(a100, tiny);
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->blockM, 16);
+  EXPECT_EQ(config->blockN, 8);
 }
 } // namespace
