@@ -1070,8 +1070,8 @@ def GPUTensorCoreMatmulPass
     The tensor-core path of the GPU pipeline (`--opsnn-lower-to-nvvm=
     "tensor-cores=true"` runs it after bufferization). Every `linalg.matmul`
     on static, identity-layout buffers with f16 or bf16 inputs (both of one
-    type) and an f32 accumulator whose shape the tiles divide (M, N
-    multiples of 16/8, K of 16; a ragged M: see below) becomes one kernel; other ops are left to
+    type) and an f32 accumulator (M a multiple of 16, N of 8, K of 16
+    bytes; ragged M, N and K: see below) becomes one kernel; other ops are left to
     the generic path. So does a `linalg.generic` contraction without batch
     dimensions whose payload is `acc + ext(a) * ext(b)` (extf/extsi or no
     cast) and whose buffers are matrices once collapsed: the M loops
@@ -1103,19 +1103,30 @@ def GPUTensorCoreMatmulPass
     16 i8 elements), rows are padded by 16 bytes.
 
     M need not be a multiple of 16 or of BM when C's constant fill folds
-    into the accumulators (C is then never read): when no tile divides M,
-    the grid has ceil(M / BM) block rows, the A copies of rows past M read
-    row M-1 (`affine.min`; those accumulator rows only feed rows past M)
-    and every store of a product row is guarded by `row < M` (on the GPU
-    each lane's row store after the nvgpu conversion, with the fused
-    epilogue inside the guard). Forced `tiles` need not divide such an M. Tile
+    into the accumulators (C is then never read): the grid has
+    ceil(M / BM) block rows, the A copies of rows past M read row M-1
+    (`affine.min`; those accumulator rows only feed rows past M) and every
+    store of a product row is guarded by `row < M` (on the GPU each lane's
+    row store after the nvgpu conversion, with the fused epilogue inside
+    the guard). Likewise N need not be a multiple of BN (still one of 8,
+    and of 16 bytes when B is K x N): ceil(N / BN) block columns, B's
+    copies past N re-read its last chunk (row N-1 of an N x K B), and the
+    stores are also guarded by `col < N` (ResNet-50's classifier, N = 1000,
+    takes 32x16 blocks instead of 16x8). The heuristic weighs such tiles
+    with the exact ones when they pad M or N by at most an eighth. K need
+    not be a multiple of BK, whether C is read or not: the K loop runs
+    ceil(K / BK) steps and the last step's copies past K write zeros to A's
+    and B's tiles alike (cp.async with 0 source bytes, the hardware's zero
+    fill; a select for the INT8 transposed copies), so the padding adds
+    nothing (C = 8 convolutions, K = 72; attention with a head dimension
+    of 8). Forced `tiles` need not divide such an M or N, nor K. Tile
     sizes and pipeline stages come from `selectMatmulTiles`
     (include/opsnn/Target/TensorCoreTiles.h documents the rules) for
     `target` and the problem shape, or from `tiles` and `stages`; a GEMM
     with more than 65535 blocks of rows (the launch's y dimension) keeps the
     generic path. Forced `tiles` must be positive, WM/WN/BK multiples of
     16/8/16, divide BM x BN into at most 32 warps and divide every matched
-    GEMM's M, N and K; all stages must fit in the shared memory a block of
+    GEMM's M and N where C is read (K: whole 16-byte copies); all stages must fit in the shared memory a block of
     `target` can opt in to (A100 163 KiB, H100/H200 227 KiB; the
     heuristic's own budget keeps two blocks per SM: A100 81 KiB, H100/H200
     113 KiB, T4/V100 48 KiB); `stages` must be at least 1. A violation is
@@ -1131,7 +1142,7 @@ def GPUTensorCoreMatmulPass
     filter, f32 output, static identity-layout buffers, any strides and
     dilations, no padding: padding is a separate op before the convolution)
     run on the same kernel as an implicit GEMM with M = N*OH*OW, N = F and
-    K = KH*KW*C, when C is a multiple of 8 and the tiles divide M, N and K.
+    K = KH*KW*C, when C is a multiple of 8 (ragged M, N and K as above).
     The output is viewed as the row-major M x F matrix and the filter as
     K x F (HWCF) or F x K (FHWC, staged as a BN x BK tile and read without
     the transpose) through `memref.collapse_shape`; no im2col buffer is
@@ -1257,7 +1268,8 @@ def GPUTensorCoreMatmulPass
            "Target whose SM count and shared memory the tile heuristic reads">,
     ListOption<"tiles", "tiles", "int64_t",
                "Fixed tiles BM,BN,BK,WM,WN instead of the heuristic (an "
-               "error when they break a constraint or do not divide a GEMM)">,
+               "error when they break a constraint or do not divide the M "
+               "or N of a GEMM whose C is read)">,
     Option<"stages", "stages", "int64_t", /*default=*/"-1",
            "Shared-memory stages of the K loop's cp.async pipeline (1: no "
            "overlap of copies and math); -1: the heuristic's (3, else 2, "
