@@ -15,8 +15,10 @@ fused parallel loops; emulate-tensor-core-matmul, emulate-warp-reductions)
 for the check.
 
 Usage: bench/gpu/zoo_transformers.py [--repeat N] [--dry-run] [--models a,b]
-Prints one line per model and variant: kernels, rel. L2 vs onnxruntime,
-kernel ms, call ms.
+Prints one line per model and variant: kernels (and how many of them are
+tensor-core kernels: PTX with mma.sync), rel. L2 vs onnxruntime, kernel
+ms, call ms. OPSNN_BUILD_DIR picks the build whose tools run (default:
+build/), e.g. to compare two builds side by side.
 """
 
 import argparse
@@ -85,14 +87,16 @@ def main(argv=None):
                 lowered = subprocess.run(
                     [opt, src, f"--pass-pipeline=builtin.module({pipeline})"],
                     capture_output=True, text=True)
-                kernels = lowered.stdout.count("gpu.binary @")
+                binaries = lowered.stdout.split("gpu.binary @")[1:]
+                mma = sum("mma.sync" in binary for binary in binaries)
+                kernels = f"{len(binaries):3d} kernels ({mma:2d} mma)"
                 if lowered.returncode:
                     print(f"{name:10s} {variant:13s} lowering failed: {lowered.stderr[-300:]}")
                     continue
                 out = tmp / f"{name}_{variant}"
                 if args.dry_run:
                     if variant not in EMULATED:
-                        print(f"{name:10s} {variant:13s} {kernels:3d} kernels")
+                        print(f"{name:10s} {variant:13s} {kernels}")
                         continue
                     cmd = [run, src, f"--pipeline={EMULATED[variant]}",
                            f"--output-dir={out}", "--json"]
@@ -102,7 +106,7 @@ def main(argv=None):
                            "--json"]
                 r = subprocess.run(cmd + in_args, capture_output=True, text=True)
                 if r.returncode:
-                    print(f"{name:10s} {variant:13s} {kernels:3d} kernels; run failed: "
+                    print(f"{name:10s} {variant:13s} {kernels}; run failed: "
                           f"{r.stderr.strip()[-300:]}")
                     continue
                 summary = json.loads(r.stdout)
@@ -111,7 +115,7 @@ def main(argv=None):
                 k, t = summary.get("kernel_time_ms"), summary.get("time_ms")
                 what = "(emulated on the CPU)" if args.dry_run else (
                     f"kernels {k['median']:.3f} ms, call {t['median']:.3f} ms" if k else "")
-                print(f"{name:10s} {variant:13s} {kernels:3d} kernels; rel L2 vs "
+                print(f"{name:10s} {variant:13s} {kernels}; rel L2 vs "
                       f"onnxruntime {err:.1e}; {what}")
     return 0
 

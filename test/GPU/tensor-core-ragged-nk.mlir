@@ -25,6 +25,10 @@
 // PTXAS: OK gemm_tf32_k12_kernel/gemm_tf32_k12_kernel sm_80:
 // PTXAS: OK gemm_i8_kernel/gemm_i8_kernel sm_80:
 // PTXAS: OK gemm_reads_c_kernel/gemm_reads_c_kernel sm_80:
+// The heuristic's largest tiles take both raggednesses without spills:
+// 128x128x16 blocks, 8 block columns for N = 1000, 5 K steps for K = 72.
+// PTXAS: OK ragged_large_kernel/ragged_large_kernel sm_80: {{[0-9]+}} registers, 31488 B smem, 0 B spill stores, 0 B spill loads, 0 B stack
+// PTXAS: OK ragged_large_kernel/ragged_large_kernel sm_90: {{[0-9]+}} registers, 31488 B smem, 0 B spill stores, 0 B spill loads, 0 B stack
 // PTXAS-NOT: FAIL
 
 // Every GEMM is a tensor-core kernel; the zero-filled copies take a
@@ -122,4 +126,12 @@ func.func @gemm_i8(%a: tensor<512x48xi8>, %b: tensor<48x240xi8>) -> tensor<512x2
 func.func @gemm_reads_c(%a: tensor<32x40xf16>, %b: tensor<40x40xf16>, %c: tensor<32x40xf32>) -> tensor<32x40xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<32x40xf16>, tensor<40x40xf16>) outs(%c : tensor<32x40xf32>) -> tensor<32x40xf32>
   return %r : tensor<32x40xf32>
+}
+
+func.func @ragged_large(%a: tensor<8192x72xf16>, %b: tensor<72x1000xf16>) -> tensor<8192x1000xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8192x1000xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8192x1000xf32>) -> tensor<8192x1000xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<8192x72xf16>, tensor<72x1000xf16>) outs(%f : tensor<8192x1000xf32>) -> tensor<8192x1000xf32>
+  return %mm : tensor<8192x1000xf32>
 }
