@@ -323,7 +323,7 @@ public:
   void storeAccumulators(ArrayRef<Value> accs, Value row0, Value col0) {
     const TensorCoreEpilogue &ep = mm.epilogue;
     // Rows past a ragged M: the nvgpu form's per-lane stores are guarded
-    // after the conversion (guardRaggedRowStores), which needs in-bounds
+    // after the conversion (guardRaggedStores), which needs in-bounds
     // fragment writes; the vector form masks them; the CPU form stores row
     // by row below.
     // Fragments past a ragged N (whole fragments: N is a multiple of 8)
@@ -543,17 +543,21 @@ private:
           inBounds = inBounds ? arith::AndIOp::create(b, loc, inBounds,
                                                       inSource)
                               : inSource;
-        Value zeros;
-        if (inBounds)
-          zeros = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+        // The loaded chunk, or zeros outside the bounds (the plain loads).
+        auto zeroOutside = [&](Value v) -> Value {
+          if (!inBounds)
+            return v;
+          return arith::SelectOp::create(
+              b, loc, inBounds, v,
+              arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type)));
+        };
         SmallVector<Value> dstIndices = {stage, row, col};
         if (transposeIntoTile) {
           // vector.load: the GPU pipeline lowers no vector transfers
           // (the others become cp.async or go through the nvgpu
           // conversion).
-          Value v = vector::LoadOp::create(b, loc, type, src, srcIndices);
-          if (inBounds)
-            v = arith::SelectOp::create(b, loc, inBounds, v, zeros);
+          Value v = zeroOutside(
+              vector::LoadOp::create(b, loc, type, src, srcIndices));
           for (int64_t e = 0; e < copyWidth; ++e)
             memref::StoreOp::create(
                 b, loc, vector::ExtractOp::create(b, loc, v, e), dst,
@@ -573,10 +577,8 @@ private:
             copyTokens.push_back(token);
           return;
         }
-        Value v = vector::TransferReadOp::create(b, loc, type, src, srcIndices,
-                                                 pad, ArrayRef<bool>{true});
-        if (inBounds)
-          v = arith::SelectOp::create(b, loc, inBounds, v, zeros);
+        Value v = zeroOutside(vector::TransferReadOp::create(
+            b, loc, type, src, srcIndices, pad, ArrayRef<bool>{true}));
         vector::TransferWriteOp::create(b, loc, v, dst, dstIndices,
                                         ArrayRef<bool>{true});
       };
