@@ -307,6 +307,9 @@ def all_cases():
         conv_case("r50_s3_1x1_down_s2", "resnet50", N, 56, 56, 256, 512, 1, 2),
         conv_case("r50_s2_3x3_nchw_f32", "resnet50", N, 56, 56, 64, 64, 3, 1,
                   layout="nchw", elem="f32"),
+        # The classifier at batch 64: N = 1000 classes, a ragged N (32x16
+        # blocks, the last column block half full).
+        gemm_case("r50_fc", "resnet50", 64, 2048, 1000),
         gemm_case("bert_qkv", "bert", M, 768, 2304),
         gemm_case("bert_attn_out", "bert", M, 768, 768),
         gemm_case("bert_ffn1", "bert", M, 768, 3072),
