@@ -62,8 +62,6 @@ using namespace mlir::opsnn;
 namespace {
 
 constexpr int64_t kThreadsPerWarp = 32;
-/// Bytes per global-to-shared copy (one cp.async).
-constexpr int64_t kCopyBytes = 16;
 
 /// A matmul the tensor-core kernel handles: C(MxN, f32) += A(MxK) *
 /// B(KxN), A and B f16, bf16, or f32 run as TF32; or C(i32) += A(i8) *
@@ -185,8 +183,10 @@ public:
   int64_t blockRows() const { return llvm::divideCeil(mm.m, cfg.blockM); }
   int64_t blockCols() const { return llvm::divideCeil(mm.n, cfg.blockN); }
   int64_t elementBytes() const { return mm.elementBytes(); }
-  /// Elements per cp.async: 8 (f16, bf16) or 4 (f32).
-  int64_t copyElements() const { return kCopyBytes / elementBytes(); }
+  /// Elements per cp.async: 8 (f16, bf16), 4 (f32) or 16 (i8).
+  int64_t copyElements() const {
+    return opsnn::copyElements(elementBytes());
+  }
   /// K of one fragment: 16 (m16n8k16, f16/bf16) or 8 (m16n8k8, tf32).
   int64_t mmaK() const { return mmaFragmentK(elementBytes()); }
   int64_t fragsM() const { return cfg.warpM / kMmaM; }

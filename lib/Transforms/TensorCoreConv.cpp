@@ -10,6 +10,7 @@
 
 #include "KernelBufferAccess.h"
 #include "TensorCoreMmaTypes.h"
+#include "opsnn/Target/TensorCoreTiles.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -21,9 +22,6 @@
 
 using namespace mlir;
 using namespace mlir::opsnn;
-
-/// Bytes per copy (one cp.async): the kernel's copy granule.
-static constexpr int64_t kChunkBytes = 16;
 
 SmallVector<AffineMap, 4>
 ImplicitGemmConv::inputIndexMaps(MLIRContext *ctx) const {
@@ -124,9 +122,8 @@ mlir::opsnn::matchImplicitGemmConv(linalg::LinalgOp op, bool allowTF32) {
       (conv.outW - 1) * conv.strideW + (conv.kernelW - 1) * conv.dilationW >=
           in[2])
     return reject("inconsistent shapes");
-  int64_t chunkElements =
-      kChunkBytes * 8 / conv.elementType.getIntOrFloatBitWidth();
-  if (conv.channels % chunkElements)
+  if (conv.channels %
+      copyElements(conv.elementType.getIntOrFloatBitWidth() / 8))
     return reject("C is not a multiple of 16 bytes (a 16-byte im2col chunk "
                   "would cross a filter tap)");
   return conv;
