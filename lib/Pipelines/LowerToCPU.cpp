@@ -31,6 +31,11 @@ void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
   if (options.vectorize && options.emulateTensorCoreMatmul.empty() &&
       !options.emulateWarpReductions && !options.emulateGPULoops)
     pm.addNestedPass<func::FuncOp>(createTileAndVectorizeCPUPass());
+  if (!options.emulateTensorCoreMatmul.empty()) {
+    PadConvChannelsPassOptions padChannels;
+    padChannels.allowTF32 = options.emulateTensorCoreTF32;
+    pm.addNestedPass<func::FuncOp>(createPadConvChannelsPass(padChannels));
+  }
   addBufferizationStage(pm);
   // In the GPU pipeline's order: the tensor-core kernels take their
   // contractions first (a GEMM whose K is innermost in both operands is a

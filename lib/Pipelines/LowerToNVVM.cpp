@@ -108,6 +108,12 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
                                            const LowerToNVVMOptions &options) {
   // Narrowing casts stay out of contractions: GEMMs read f16/bf16.
   addLowerToLinalgStage(pm, /*fuseNarrowingCasts=*/false);
+  if (options.tensorCores) {
+    // C = 3 convolutions padded for the tensor-core kernel.
+    PadConvChannelsPassOptions padChannels;
+    padChannels.allowTF32 = options.tensorCoreTF32;
+    pm.addNestedPass<func::FuncOp>(createPadConvChannelsPass(padChannels));
+  }
   addBufferizationStage(pm);
   // Every host buffer a kernel may touch: registered or managed memory.
   pm.addPass(createGPUHostBuffersPass());

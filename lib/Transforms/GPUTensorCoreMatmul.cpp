@@ -734,10 +734,6 @@ matchTensorCoreContraction(linalg::GenericOp op, bool allowTF32) {
   return mm;
 }
 
-/// Unit attribute on a linalg op: its f32 operands may run as TF32 (set by
-/// --opsnn-assign-precision="mode=tf32").
-constexpr StringLiteral kTF32Attr = "opsnn.tf32";
-
 /// gridDim.y's hardware limit (x allows 2^31 - 1); the M blocks go on y.
 constexpr int64_t kMaxGridY = 65535;
 /// gridDim.z's: a batched GEMM's batches go on z.

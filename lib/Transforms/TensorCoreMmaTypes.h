@@ -14,8 +14,13 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/StringRef.h"
 
 namespace mlir::opsnn {
+
+/// The unit attribute that lets an f32 op run as TF32 (a precision
+/// decision of --opsnn-assign-precision="mode=tf32").
+constexpr llvm::StringLiteral kTF32Attr = "opsnn.tf32";
 
 /// Whether the tensor-core kernel takes A and B of `element`: f16, bf16,
 /// i8, and f32 (run as TF32) when `allowTF32`.

@@ -1062,6 +1062,49 @@ def GPUAlignWorkgroupBuffersPass
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def PadConvChannelsPass
+    : Pass<"opsnn-pad-conv-channels", "::mlir::func::FuncOp"> {
+  let summary = "Pad NHWC convolutions' channels to the tensor-core copy "
+                "granule (C = 3 images)";
+  let description = [{
+    The tensor-core kernel (`--opsnn-gpu-tensor-core-matmul`) reads the
+    im2col rows of an NHWC convolution in 16-byte copies, each within one
+    filter tap, so it needs C to be a multiple of 8 FP16/BF16, 4 TF32 or
+    16 INT8 elements; a network's first convolution (3 image channels:
+    ResNet's 7x7 stem, ViT's patch embedding) is not. This pass, on
+    tensors before bufferization, appends zero channels to such a
+    `linalg.conv_2d_nhwc_hwcf` or `linalg.conv_2d_nhwc_fhwc`: its input
+    and filter get C rounded up to that granule (K = KH * KW * Cpad). The
+    products of the extra channels are zero, so the result is unchanged;
+    the price is the padded MACs (8/3 of them for C = 3 in FP16), which
+    tensor cores pay back many times over the generic path.
+
+    - A constant filter (a dense `arith.constant`) is padded here; any
+      other filter, and the input, by a zero `tensor.pad` (after
+      bufferization a fill and a copy, each one small kernel).
+    - An input that is already a zero `tensor.pad` of H and W (the
+      convolution's own padding) is padded once, both ways: one buffer.
+      The tensor-core kernel then reads it as it is (the padding is no
+      longer implicit).
+    - Only convolutions the tensor-core kernel then takes: static shapes,
+      input and filter of one type (f16, bf16, i8, or f32 with
+      `allow-tf32` or the `opsnn.tf32` attribute), an f32 (i32) output and
+      F a multiple of 8. Others, and those whose C is already a multiple,
+      are left alone.
+
+    `--opsnn-lower-to-nvvm="tensor-cores=true"` and the CPU emulation
+    (`--opsnn-lower-to-cpu="emulate-tensor-core-matmul=..."`) run it before
+    bufferization, with their TF32 setting.
+  }];
+  let options = [
+    Option<"allowTF32", "allow-tf32", "bool", /*default=*/"false",
+           "Pad f32 convolutions too (to 4 channels): the tensor-core "
+           "kernel runs them as TF32">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def GPUTensorCoreMatmulPass
     : Pass<"opsnn-gpu-tensor-core-matmul", "::mlir::func::FuncOp"> {
   let summary = "Map f16/bf16/tf32 -> f32 and i8 -> i32 linalg.matmul and "
