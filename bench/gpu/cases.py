@@ -299,6 +299,10 @@ def all_cases():
     N = 8
     M = 128 * N  # BERT-base: sequence 128 x batch 8
     return [
+        # The stem: 3 image channels, padded to 8 for the tensor-core
+        # kernel (--opsnn-pad-conv-channels: two small pad kernels each for
+        # the input and the filter, an argument here, are in the time).
+        conv_case("r50_stem_7x7_s2", "resnet50", N, 224, 224, 3, 64, 7, 2),
         conv_case("r50_s2_3x3", "resnet50", N, 56, 56, 64, 64, 3, 1),
         conv_case("r50_s3_3x3", "resnet50", N, 28, 28, 128, 128, 3, 1),
         conv_case("r50_s4_3x3", "resnet50", N, 14, 14, 256, 256, 3, 1),

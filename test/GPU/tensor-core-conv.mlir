@@ -3,7 +3,8 @@
 // --opsnn-lower-to-nvvm="tensor-cores=true" for sm_80 and sm_90. The A
 // tile's 16-byte copies read the input directly (no im2col buffer) and must
 // still become cp.async; the kernels assemble with ptxas without spills;
-// a convolution whose C is not a multiple of 8 keeps the generic path.
+// a convolution whose C is not a multiple of 8 is not taken on its own
+// (the pipeline pads its channels first: --opsnn-pad-conv-channels).
 // REQUIRES: ptxas
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true" | %ptxas_check --arch sm_80 --arch sm_90 | FileCheck %s --check-prefix=PTXAS
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_90 tensor-cores=true" | %ptxas_check --arch sm_90 | FileCheck %s --check-prefix=PTXAS90
@@ -40,7 +41,9 @@
 
 // The implicit-GEMM kernels have 16-byte cp.async copies, ldmatrix (x4 for
 // A; transposed x2 for an HWCF filter, plain x2 for an FHWC one) and
-// mma.sync m16n8k16; the C = 4 convolution has none.
+// mma.sync m16n8k16; the C = 4 convolution's comes after the pipeline's
+// two kernels padding its input to 8 channels (a fill, a copy) and two for
+// its filter (an argument).
 // PTX-LABEL: gpu.binary @conv3x3_kernel
 // PTX-SAME: cp.async.cg.shared.global [{{[^]]+}}], [{{[^]]+}}], 16;
 // PTX-SAME: ldmatrix.sync.aligned.m8n8.x4.shared.b16
@@ -52,6 +55,7 @@
 // PTX-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // PTX-LABEL: gpu.binary @conv_c4_kernel
 // PTX-NOT: mma.sync
+// PTX: gpu.binary @conv_c4_kernel_3 {{.*}}mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // PTX-LABEL: gpu.binary @resnet_downsample_kernel
 // PTX-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 
