@@ -108,8 +108,9 @@ mlir::opsnn::selectMatmulTiles(const TargetDescription &target,
   bool raggedM = problem.raggedM, raggedN = problem.raggedN;
   // BK's granule: 16, or one 8-bit fragment's K (32).
   int64_t minBK = std::max(kMmaK, mmaFragmentK(elementBytes));
-  if (m <= 0 || n <= 0 || k <= 0 || (!raggedM && m % kMmaM) || n % kMmaN ||
-      k % copyElements(elementBytes))
+  if (m <= 0 || n <= 0 || k <= 0 || (!raggedM && m % kMmaM) ||
+      ((!raggedN || !problem.anyN) && n % kMmaN) ||
+      (!problem.anyK && k % copyElements(elementBytes)))
     return std::nullopt;
   static constexpr int64_t kBlockTiles[][2] = {
       {128, 128}, {128, 64}, {64, 128}, {64, 64}, {64, 32}, {32, 64},

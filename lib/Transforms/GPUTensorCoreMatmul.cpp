@@ -63,6 +63,14 @@ namespace {
 
 constexpr int64_t kThreadsPerWarp = 32;
 
+/// Element `e` of the 1-D `vector` as a vector<1x...> (extract and
+/// from_elements: the GPU pipeline lowers no extract_strided_slice).
+Value oneElement(OpBuilder &b, Location loc, Value vector, int64_t e) {
+  Value element = vector::ExtractOp::create(b, loc, vector, e);
+  auto type = VectorType::get({1}, element.getType());
+  return vector::FromElementsOp::create(b, loc, type, ValueRange{element});
+}
+
 /// A matmul the tensor-core kernel handles: C(MxN, f32) += A(MxK) *
 /// B(KxN), A and B f16, bf16, or f32 run as TF32; or C(i32) += A(i8) *
 /// B(i8). Static identity-layout buffers.
@@ -87,6 +95,16 @@ struct TensorCoreMatmul {
   /// B is stored N x K (an FHWC filter): staged as a BN x BK tile and read
   /// as fragments without the transpose.
   bool bTransposed = false;
+  /// A's (B's) rows do not start 16 bytes apart or are not whole 16-byte
+  /// copies (K, or N for a K x N B, not a multiple of 8 f16): its tiles
+  /// are copied element by element (plain loads), zeros past its columns.
+  bool aElementCopies = false, bElementCopies = false;
+  /// K may be any size: the operands whose rows run along K (A, and an
+  /// N x K B) are copied element by element.
+  bool anyK() const {
+    return k % copyElements(elementBytes()) == 0 ||
+           (aElementCopies && (!bTransposed || bElementCopies));
+  }
   /// For a convolution: `a` is its NHWC input, read as the implicit im2col
   /// matrix through conv->inputIndexMaps; `b` and `c` are the GEMM views.
   std::optional<ImplicitGemmConv> conv = std::nullopt;
@@ -270,19 +288,27 @@ public:
     int64_t zeroK = raggedK() ? mm.k : 0;
     MatrixEdges aEdges;
     aEdges.clampRows = raggedM() ? mm.m : 0;
-    aEdges.zeroCols = zeroK;
+    // Element copies check every column against the matrix's.
+    aEdges.zeroCols = mm.aElementCopies ? mm.k : zeroK;
     copyTile(tid, mm.a, sA, stage, cfg.blockM, cfg.blockK, bm0, k0, aEdges,
-             aIndexMaps, /*transposeIntoTile=*/false, aBounds);
+             aIndexMaps, /*transposeIntoTile=*/false, aBounds,
+             mm.aElementCopies);
     MatrixEdges bEdges;
     if (mm.bTransposed) {
       bEdges.clampRows = raggedN() ? mm.n : 0;
-      bEdges.zeroCols = zeroK;
-      copyTile(tid, mm.b, sB, stage, cfg.blockN, cfg.blockK, bn0, k0, bEdges);
+      bEdges.zeroCols = mm.bElementCopies ? mm.k : zeroK;
+      copyTile(tid, mm.b, sB, stage, cfg.blockN, cfg.blockK, bn0, k0, bEdges,
+               {}, /*transposeIntoTile=*/false, {}, mm.bElementCopies);
     } else {
       bEdges.zeroRows = zeroK;
-      bEdges.clampCols = raggedN() ? mm.n : 0;
+      // Element copies: zeros past N (no chunk to re-read).
+      if (mm.bElementCopies)
+        bEdges.zeroCols = mm.n;
+      else
+        bEdges.clampCols = raggedN() ? mm.n : 0;
       copyTile(tid, mm.b, sB, stage, cfg.blockK, cfg.blockN, k0, bn0, bEdges,
-               {}, /*transposeIntoTile=*/mm.stagesBAsNK());
+               {}, /*transposeIntoTile=*/mm.stagesBAsNK(), {},
+               mm.bElementCopies);
     }
   }
 
@@ -335,8 +361,8 @@ public:
         Value acc = accs[i * fragsN() + j];
         Value row = add(row0, i * kMmaM), col = add(col0, j * kMmaN);
         auto store = [&] {
-          if (applyEpilogue && raggedM()) {
-            storeRowsBelowM(acc, row, col);
+          if (applyEpilogue && storesElements()) {
+            storeRowsInBounds(acc, row, col);
             return;
           }
           if (!applyEpilogue || !ep.hasStages() || ep.storeProduct)
@@ -423,25 +449,74 @@ public:
   }
 
 private:
-  /// The CPU form's store of a fragment whose rows may reach past M: each
-  /// row r < M stored (and put through the epilogue) on its own.
-  void storeRowsBelowM(Value acc, Value row, Value col) {
+  /// The CPU form's store of a fragment that may reach past M (rows) or,
+  /// when N is not a multiple of 8, past N (columns): the fragment goes to
+  /// `fragmentScratch`, then each row r < M is stored (and put through the
+  /// epilogue) on its own, or each of its elements below N. Loops, not
+  /// unrolled: guarded stores of every element would swell the emulation.
+  void storeRowsInBounds(Value acc, Value row, Value col) {
     const TensorCoreEpilogue &ep = mm.epilogue;
-    for (int64_t r = 0; r < kMmaM; ++r) {
+    auto storeAt = [&](Value elements, Value r, Value c) {
+      if (!ep.hasStages() || ep.storeProduct)
+        vector::TransferWriteOp::create(b, loc, elements, mm.c,
+                                        ValueRange{r, c},
+                                        ArrayRef<bool>{true});
+      if (ep.hasStages())
+        ep.applyAndStore(b, loc, elements, epilogueRow(r), c);
+    };
+    auto forEach = [&](int64_t count, llvm::function_ref<void(Value)> body) {
+      scf::ForOp::create(
+          b, loc, cst(0), cst(count), cst(1), ValueRange{},
+          [&](OpBuilder &nested, Location, Value i, ValueRange) {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPoint(nested.getInsertionBlock(),
+                                nested.getInsertionPoint());
+            body(i);
+            scf::YieldOp::create(b, loc);
+          });
+    };
+    vector::TransferWriteOp::create(b, loc, acc, fragmentScratch,
+                                    ValueRange{cst(0), cst(0)},
+                                    ArrayRef<bool>{true, true});
+    forEach(kMmaM, [&](Value r) {
       Value rowR = add(row, r);
-      ifBelow(rowR, mm.m, [&] {
-        Value elements =
-            vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{r});
-        if (!ep.hasStages() || ep.storeProduct)
-          vector::TransferWriteOp::create(b, loc, elements, mm.c,
-                                          ValueRange{rowR, col},
-                                          ArrayRef<bool>{true});
-        if (ep.hasStages())
-          ep.applyAndStore(b, loc, elements, epilogueRow(rowR), col);
-      });
-    }
+      auto storeRow = [&] {
+        if (mm.n % kMmaN == 0) {
+          auto type = VectorType::get({kMmaN}, mm.accumulatorType());
+          Value zero = arith::ConstantOp::create(
+              b, loc, cast<TypedAttr>(b.getZeroAttr(mm.accumulatorType())));
+          storeAt(vector::TransferReadOp::create(
+                      b, loc, type, fragmentScratch, ValueRange{r, cst(0)},
+                      zero, ArrayRef<bool>{true}),
+                  rowR, col);
+          return;
+        }
+        forEach(kMmaN, [&](Value e) {
+          Value colE = add(col, e);
+          ifBelow(colE, mm.n, [&] {
+            Value element =
+                memref::LoadOp::create(b, loc, fragmentScratch, ValueRange{r, e});
+            storeAt(vector::FromElementsOp::create(
+                        b, loc, VectorType::get({1}, element.getType()),
+                        ValueRange{element}),
+                    rowR, colE);
+          });
+        });
+      };
+      if (raggedM())
+        ifBelow(rowR, mm.m, storeRow);
+      else
+        storeRow();
+    });
   }
 
+public:
+  /// The CPU form's 16 x 8 accumulator buffer for storeRowsInBounds (null
+  /// when every fragment is stored whole).
+  Value fragmentScratch;
+  bool storesElements() const { return raggedM() || mm.n % kMmaN; }
+
+private:
   /// Emits `body` under `scf.if index < bound`.
   void ifBelow(Value index, int64_t bound, llvm::function_ref<void()> body) {
     Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
@@ -487,13 +562,18 @@ private:
   /// nothing. Zeros (here and at `edges`) are a cp.async of 0 source bytes
   /// (it zero-fills the rest), or a select on the CPU and for transposed
   /// copies; the indices are clamped to 0 so that no address outside the
-  /// source is formed.
+  /// source is formed. With `elementCopies` (a source whose rows are not
+  /// whole 16-byte copies; not an implicit matrix) each chunk is copied
+  /// element by element, plain loads and stores, every element checked
+  /// against the edges on its own.
   void copyTile(Value tid, Value src, Value dst, Value stage, int64_t rows,
                 int64_t cols, Value row0, Value col0,
                 const MatrixEdges &edges = {},
                 ArrayRef<AffineMap> srcMaps = {},
                 bool transposeIntoTile = false,
-                ArrayRef<int64_t> srcBounds = {}) {
+                ArrayRef<int64_t> srcBounds = {}, bool elementCopies = false) {
+    assert((!elementCopies || (srcMaps.empty() && !edges.clampCols)) &&
+           "element copies of an explicit matrix, zeros past its columns");
     int64_t copyWidth = copyElements();
     // A transposed copy reads along the tile's columns (BN): 8 i8 when the
     // block is 8 wide.
@@ -530,6 +610,23 @@ private:
           srcRow = clampBelow(srcRow, edges.clampRows - 1);
         if (edges.clampCols)
           srcCol = clampBelow(srcCol, edges.clampCols - copyWidth);
+        if (elementCopies) {
+          for (int64_t e = 0; e < copyWidth; ++e) {
+            SmallVector<Value> indices = {srcRow, add(srcCol, e)};
+            Value inBounds =
+                clampToBounds(indices, {edges.zeroRows, edges.zeroCols},
+                              /*nonNegative=*/true);
+            Value v = memref::LoadOp::create(b, loc, src, indices);
+            if (inBounds)
+              v = arith::SelectOp::create(b, loc, inBounds, v, pad);
+            Value tileCol = add(col, e);
+            memref::StoreOp::create(
+                b, loc, v, dst,
+                transposeIntoTile ? ValueRange{stage, tileCol, row}
+                                  : ValueRange{stage, row, tileCol});
+          }
+          return;
+        }
         SmallVector<Value> matrixIndices = {srcRow, srcCol};
         Value inBounds =
             clampToBounds(matrixIndices, {edges.zeroRows, edges.zeroCols},
@@ -676,6 +773,9 @@ static FailureOr<TensorCoreMatmul> matchTensorCoreMatmul(linalg::MatmulOp op,
                       bType.getDimSize(1),
                       aType.getDimSize(1),
                       element};
+  int64_t granule = copyElements(mm.elementBytes());
+  mm.aElementCopies = mm.k % granule != 0;
+  mm.bElementCopies = mm.n % granule != 0;
   mm.epilogue = matchTensorCoreEpilogue(op, c, {{0}, {1}});
   return mm;
 }
@@ -707,6 +807,8 @@ matchTensorCoreContraction(linalg::GenericOp op, bool allowTF32) {
   TensorCoreMatmul mm{gemm->a, gemm->b, gemm->c, gemm->m,
                       gemm->n, gemm->k, gemm->elementType};
   mm.bTransposed = gemm->bTransposed;
+  mm.aElementCopies = !gemm->aView.wholeCopies;
+  mm.bElementCopies = !gemm->bView.wholeCopies;
   mm.collapsed = *gemm;
   mm.batch = gemm->batch;
   // The consumers iterate over C's dimensions: rows the M group, columns
@@ -950,6 +1052,9 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
       b, loc, kb.sharedTypeA(Attribute(), mm.elementType));
   Value sB = memref::AllocOp::create(
       b, loc, kb.sharedTypeB(Attribute(), mm.elementType));
+  if (kb.storesElements())
+    kb.fragmentScratch = memref::AllocOp::create(
+        b, loc, MemRefType::get({kMmaM, kMmaN}, mm.accumulatorType()));
   Value c0 = kb.cst(0), c1 = kb.cst(1);
   int64_t warps = cfg.numWarps(), frags = kb.fragsPerWarp();
   auto blockLoops = [&](OpBuilder &, Location, Value by, ValueRange) {
@@ -1034,12 +1139,16 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
   }
   memref::DeallocOp::create(b, loc, sA);
   memref::DeallocOp::create(b, loc, sB);
+  if (kb.fragmentScratch)
+    memref::DeallocOp::create(b, loc, kb.fragmentScratch);
 }
 
 /// Puts each lane's store of a product row (vector.store to C after the
 /// nvgpu conversion) under `row < m` (the last block row of a ragged M;
 /// no guard for m = 0) and `col < n` (the last block column of a ragged N;
 /// likewise). The epilogue, applied after this, then lands inside the same
+/// guard. A lane stores two adjacent columns, the first even: for an odd N
+/// its pair is split into two one-element stores, each under its own
 /// guard.
 static void guardRaggedStores(gpu::LaunchOp launch, Value c, int64_t m,
                               int64_t n) {
@@ -1051,6 +1160,28 @@ static void guardRaggedStores(gpu::LaunchOp launch, Value c, int64_t m,
     if (store.getBase() == c || (slice && slice.getSource() == c))
       stores.push_back(store);
   });
+  if (n % 2) {
+    SmallVector<vector::StoreOp> split;
+    for (vector::StoreOp store : stores) {
+      int64_t width = store.getVectorType().getNumElements();
+      if (store.getVectorType().getRank() != 1 || width == 1) {
+        split.push_back(store);
+        continue;
+      }
+      OpBuilder b(store);
+      Location loc = store.getLoc();
+      for (int64_t e = 0; e < width; ++e) {
+        Value element = oneElement(b, loc, store.getValueToStore(), e);
+        SmallVector<Value> indices(store.getIndices());
+        indices.back() = arith::AddIOp::create(
+            b, loc, indices.back(), arith::ConstantIndexOp::create(b, loc, e));
+        split.push_back(vector::StoreOp::create(b, loc, element,
+                                                store.getBase(), indices));
+      }
+      store.erase();
+    }
+    stores = std::move(split);
+  }
   for (vector::StoreOp store : stores) {
     OpBuilder b(store);
     Location loc = store.getLoc();
@@ -1124,11 +1255,12 @@ struct GPUTensorCoreMatmulPass
       // A ragged M or N needs no read of C (the rows and columns past it
       // are not there): only with C's constant fill folded into the
       // accumulators. A ragged N's B copies are whole chunks along N when
-      // B is K x N.
+      // B is K x N, or its elements.
       bool raggedMAllowed = fuseEpilogue && mm->epilogue.init;
       bool raggedNAllowed =
           raggedMAllowed &&
-          (mm->bTransposed || mm->n % copyElements(mm->elementBytes()) == 0);
+          (mm->bTransposed || mm->n % copyElements(mm->elementBytes()) == 0 ||
+           mm->bElementCopies);
       std::optional<MatmulTileConfig> cfg;
       if (failed(tileConfig(op, *mm, raggedMAllowed, raggedNAllowed, cfg)))
         return signalPassFailure();
@@ -1242,6 +1374,9 @@ struct GPUTensorCoreMatmulPass
       problem.batch = mm.batch;
       problem.raggedM = raggedMAllowed;
       problem.raggedN = raggedNAllowed;
+      // A ragged N's stores are guarded element by element.
+      problem.anyN = raggedNAllowed;
+      problem.anyK = mm.anyK();
       result = selectMatmulTiles(target, problem, forcedStages);
       if (!result && forcedStages && selectMatmulTiles(target, problem))
         return op.emitError()
@@ -1277,7 +1412,7 @@ struct GPUTensorCoreMatmulPass
              << (raggedMAllowed ? "B's rows of N elements are not whole "
                                   "16-byte copies"
                                 : "C is read (no constant fill folds)");
-    if (mm.k % copyElements(elementBytes))
+    if (!mm.anyK())
       return tilesError() << "K must be a multiple of "
                           << copyElements(elementBytes) << " for "
                           << mm.elementType << " operands (16 bytes) ("

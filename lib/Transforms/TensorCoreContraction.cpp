@@ -111,8 +111,9 @@ static unsigned positionOf(AffineMap map, unsigned dim) {
 /// the permutation puts the batch dimensions first, then the groups; each
 /// group collapses to one dimension, the batch dimensions too when that
 /// needs no copy. Failure if the groups do not collapse or `second` does
-/// not end with the innermost dimension (unit stride), or a stride of the
-/// view is not a multiple of `align` elements where the operand moves.
+/// not end with the innermost dimension (unit stride). The view is
+/// `wholeCopies` when its strides and its rows are multiples of `align`
+/// elements.
 static FailureOr<CollapsibleGemm::OperandView>
 buildOperandView(AffineMap map, ArrayRef<unsigned> batch,
                  ArrayRef<int64_t> shape, int64_t first, int64_t firstSize,
@@ -162,12 +163,17 @@ buildOperandView(AffineMap map, ArrayRef<unsigned> batch,
   if (!contiguous(numBatch, numBatch + firstSize) ||
       !contiguous(numBatch + firstSize, rank))
     return failure();
-  // A transposed view: its rows and batches start where whole copies can.
-  if (!view.isIdentityPermutation())
-    for (ReassociationIndices &indices : view.groups)
-      if (viewStrides[indices.back()] != 1 &&
-          viewStrides[indices.back()] % align != 0)
-        return failure();
+  // Rows and batches start where whole copies can, and rows are whole
+  // copies (for a row-major operand the row stride is the row).
+  for (ReassociationIndices &indices : view.groups)
+    if (viewStrides[indices.back()] != 1 &&
+        viewStrides[indices.back()] % align != 0)
+      view.wholeCopies = false;
+  int64_t rowElements = 1;
+  for (int64_t dim : view.groups.back())
+    rowElements *= viewSizes[dim];
+  if (rowElements % align != 0)
+    view.wholeCopies = false;
   return view;
 }
 
@@ -248,11 +254,9 @@ mlir::opsnn::matchCollapsibleGemm(linalg::GenericOp op, bool allowTF32) {
   FailureOr<CollapsibleGemm::OperandView> cView = buildOperandView(
       cMap, batch, shapeOf(gemm.c), cM, numM, cN, numN, /*align=*/1);
   if (failed(aView) || failed(cView))
-    return reject("A is not M x K or C not M x N with unit-stride rows "
-                  "whose starts allow 16-byte copies");
+    return reject("A is not M x K or C not M x N with unit-stride rows");
   if (failed(bView))
-    return reject("B is neither K x N nor N x K with unit-stride rows "
-                  "whose starts allow 16-byte copies");
+    return reject("B is neither K x N nor N x K with unit-stride rows");
   gemm.aView = *aView;
   gemm.bView = *bView;
   gemm.cView = *cView;

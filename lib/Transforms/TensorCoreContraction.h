@@ -37,6 +37,10 @@ struct CollapsibleGemm {
     /// View dimension i is operand dimension permutation[i].
     SmallVector<int64_t> permutation;
     SmallVector<ReassociationIndices> groups;
+    /// Its rows and batches start 16 bytes apart and its rows are whole
+    /// 16-byte copies; otherwise the kernel copies it element by element
+    /// (attention's 17 x 17 probabilities as A).
+    bool wholeCopies = true;
 
     bool isIdentityPermutation() const;
   };
@@ -62,8 +66,9 @@ struct CollapsibleGemm {
 /// operand order), maps in which the M, N and K loops each index adjacent
 /// dimensions in the same order everywhere, K last in A and N last in C
 /// (unit-stride rows), K or N last in B; the batch loops may sit anywhere
-/// (attention's heads in [b, s, h, d]), but rows of a transposed view must
-/// start 16 bytes apart for the kernel's copies. Failure (the reason under
+/// (attention's heads in [b, s, h, d]); a view whose rows do not start 16
+/// bytes apart, or are not whole 16-byte copies, is not `wholeCopies`.
+/// Failure (the reason under
 /// -debug-only=opsnn-gpu-tensor-core-matmul) otherwise.
 FailureOr<CollapsibleGemm> matchCollapsibleGemm(linalg::GenericOp op,
                                                 bool allowTF32);

@@ -50,8 +50,15 @@ struct MatmulTileProblem {
   bool stagesBAsNK = false;
   /// M need not be a multiple of 16 nor of BM (rule 6).
   bool raggedM = false;
-  /// N need not be a multiple of BN (it still is one of 8; rule 6).
+  /// N need not be a multiple of BN (it still is one of 8 unless
+  /// `anyN`; rule 6).
   bool raggedN = false;
+  /// With `raggedN`: N need not be a multiple of 8 either (rule 8: the
+  /// stores are guarded element by element, B's columns past N are zeros).
+  bool anyN = false;
+  /// K need not be a multiple of 16 bytes (rule 8: the operands whose
+  /// rows run along K are copied element by element).
+  bool anyK = false;
   /// Independent GEMMs of this shape in one grid (a batched GEMM: its
   /// batches on gridDim.z): every one of them has the blocks of rule 2.
   int64_t batch = 1;
@@ -136,8 +143,9 @@ int64_t selectStages(const MatmulTileConfig &config, int64_t k,
 /// Tile sizes for `problem`, an M x N x K GEMM with `elementBytes`-byte
 /// inputs (2: FP16/BF16, 4: FP32 run as TF32, 1: INT8; the rows' padding
 /// follows) on `target`, or std::nullopt when M is not a multiple of 16
-/// (without `raggedM`), N not one of 8, or K not one of 16 bytes
-/// (copyElements) (those GEMMs keep the generic path). The heuristic:
+/// (without `raggedM`), N not one of 8 (without `anyN`), or K not one of
+/// 16 bytes (copyElements; without `anyK`) (those GEMMs keep the generic
+/// path). The heuristic:
 ///  1. Block tiles, largest first: 128x128, 128x64, 64x128, 64x64, 64x32,
 ///     32x64, 32x32, 32x16, 16x32, 16x16, 16x8; only those dividing M and N
 ///     (but see rule 6).
@@ -175,6 +183,10 @@ int64_t selectStages(const MatmulTileConfig &config, int64_t k,
 ///     passes (M = 8: every block is half empty), every tile is.
 ///  7. K need not be a multiple of BK: the last K step's copies past K
 ///     are zeros (cp.async of 0 source bytes), so they add nothing.
+///  8. With `anyK` and `anyN` (an operand whose rows are not whole 16-byte
+///     copies, such as attention's 17 x 17 scores, is copied element by
+///     element) K and N may be any size; the tiles follow rules 1-7 as
+///     for the rounded-up sizes.
 std::optional<MatmulTileConfig>
 selectMatmulTiles(const TargetDescription &target,
                   const MatmulTileProblem &problem, int64_t stages = 0);
