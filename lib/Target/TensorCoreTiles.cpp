@@ -119,7 +119,7 @@ mlir::opsnn::selectMatmulTiles(const TargetDescription &target,
   int64_t sms = std::max<int64_t>(1, target.smCount);
 
   std::optional<MatmulTileConfig> best;
-  int64_t bestBlocks = 0;
+  int64_t bestBlocks = 0, bestPadded = 0;
   // Rule 6: nearly exact tiles first; any tile when none of them fits.
   for (bool nearlyExact : {true, false}) {
     for (const auto &tile : kBlockTiles) {
@@ -154,9 +154,15 @@ mlir::opsnn::selectMatmulTiles(const TargetDescription &target,
                        std::max<int64_t>(1, problem.batch);
       if (blocks >= sms)
         return config; // Rule 2: the largest tile that fills the chip.
-      if (!best || blocks > bestBlocks) {
+      // Ties (a small problem that every tile covers with as many
+      // blocks): the least padding.
+      int64_t padded = blockSteps(m, tile[0]) * tile[0] *
+                       blockSteps(n, tile[1]) * tile[1];
+      if (!best || blocks > bestBlocks ||
+          (blocks == bestBlocks && padded < bestPadded)) {
         best = config;
         bestBlocks = blocks;
+        bestPadded = padded;
       }
     }
     if (best)

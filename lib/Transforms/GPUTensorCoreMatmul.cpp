@@ -611,14 +611,32 @@ private:
         if (edges.clampCols)
           srcCol = clampBelow(srcCol, edges.clampCols - copyWidth);
         if (elementCopies) {
+          // Each load under its bounds check (not a select of clamped
+          // indices): the addresses stay one base plus constant offsets.
+          Value inRows =
+              edges.zeroRows ? arith::CmpIOp::create(b, loc,
+                                                     arith::CmpIPredicate::slt,
+                                                     srcRow,
+                                                     cst(edges.zeroRows))
+                             : Value();
           for (int64_t e = 0; e < copyWidth; ++e) {
-            SmallVector<Value> indices = {srcRow, add(srcCol, e)};
-            Value inBounds =
-                clampToBounds(indices, {edges.zeroRows, edges.zeroCols},
-                              /*nonNegative=*/true);
-            Value v = memref::LoadOp::create(b, loc, src, indices);
-            if (inBounds)
-              v = arith::SelectOp::create(b, loc, inBounds, v, pad);
+            Value srcColE = add(srcCol, e);
+            Value inBounds = arith::CmpIOp::create(
+                b, loc, arith::CmpIPredicate::slt, srcColE, cst(edges.zeroCols));
+            if (inRows)
+              inBounds = arith::AndIOp::create(b, loc, inRows, inBounds);
+            auto ifOp = scf::IfOp::create(
+                b, loc, inBounds,
+                [&](OpBuilder &nested, Location) {
+                  scf::YieldOp::create(
+                      nested, loc,
+                      ValueRange{memref::LoadOp::create(
+                          nested, loc, src, ValueRange{srcRow, srcColE})});
+                },
+                [&](OpBuilder &nested, Location) {
+                  scf::YieldOp::create(nested, loc, ValueRange{pad});
+                });
+            Value v = ifOp.getResult(0);
             Value tileCol = add(col, e);
             memref::StoreOp::create(
                 b, loc, v, dst,

@@ -189,4 +189,46 @@ TEST(TensorCoreTilesTest, NearlyExactTilesCompeteWithExactOnes) {
   EXPECT_EQ(config->blockM, 16);
   EXPECT_EQ(config->blockN, 8);
 }
+
+TEST(TensorCoreTilesTest, ElementCopiesTakeAnyKAndN) {
+  TargetDescription a100 = target("a100");
+  // ViT attention over 17 tokens: P V has K = 17, the scores N = 17.
+  MatmulTileProblem scores{/*m=*/17, /*n=*/17, /*k=*/8, /*elementBytes=*/2};
+  scores.raggedM = scores.raggedN = true;
+  scores.batch = 4;
+  EXPECT_FALSE(selectMatmulTiles(a100, scores)) << "N = 17 needs anyN";
+  scores.anyN = true;
+  std::optional<MatmulTileConfig> config = selectMatmulTiles(a100, scores);
+  ASSERT_TRUE(config);
+  // Every tile covers 17 x 17 in few blocks: the least padding among the
+  // ones with the most blocks (16x8: 2 x 3 blocks per head).
+  EXPECT_EQ(config->blockM, 16);
+  EXPECT_EQ(config->blockN, 8);
+  MatmulTileProblem context{/*m=*/17, /*n=*/8, /*k=*/17, /*elementBytes=*/2};
+  context.raggedM = true;
+  EXPECT_FALSE(selectMatmulTiles(a100, context)) << "K = 17 needs anyK";
+  context.anyK = true;
+  config = selectMatmulTiles(a100, context);
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->blockK, 32); // one step pads K = 17 least (32 vs 32)
+  EXPECT_EQ(config->stages, 1);
+  // anyN only with a ragged N (the stores past N are what is guarded).
+  MatmulTileProblem head{/*m=*/1, /*n=*/10, /*k=*/32, /*elementBytes=*/2};
+  head.raggedM = true;
+  head.anyN = true;
+  EXPECT_FALSE(selectMatmulTiles(a100, head));
+  head.raggedN = true;
+  config = selectMatmulTiles(a100, head);
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->blockM, 16);
+  EXPECT_EQ(config->blockN, 8);
+  // A tiny TF32 GEMM (16 x 5): the smallest tile, not the first of the
+  // equally many (one) blocks.
+  MatmulTileProblem tf32{/*m=*/16, /*n=*/5, /*k=*/6, /*elementBytes=*/4};
+  tf32.raggedM = tf32.raggedN = tf32.anyN = tf32.anyK = true;
+  config = selectMatmulTiles(a100, tf32);
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->blockM, 16);
+  EXPECT_EQ(config->blockN, 8);
+}
 } // namespace

@@ -1162,7 +1162,18 @@ def GPUTensorCoreMatmulPass
     and B's tiles alike (cp.async with 0 source bytes, the hardware's zero
     fill; a select for the INT8 transposed copies), so the padding adds
     nothing (C = 8 convolutions, K = 72; attention with a head dimension
-    of 8). Forced `tiles` need not divide such an M or N, nor K. Tile
+    of 8). An operand whose rows do not start 16 bytes apart or are not
+    whole 16-byte copies (attention's 17 x 17 probabilities, K or N not a
+    multiple of 8 f16 / 4 f32 / 16 i8) is copied element by element: plain
+    2-, 4- or 1-byte loads, each under its bounds check (zeros past the
+    matrix's columns), and shared stores, while the other operand keeps
+    its cp.async; K may then be any size. Where C's fill folds N may be any
+    size too: B's columns past N are zeros (or its rows past N re-read),
+    and the stores are guarded element by element (on the GPU an odd N
+    splits each lane's pair of columns into two stores; the CPU form
+    stores through a fragment buffer). ViT attention over 17 (or 197)
+    tokens and a 10-class head run on tensor cores this way. Forced
+    `tiles` need not divide such an M or N, nor K. Tile
     sizes and pipeline stages come from `selectMatmulTiles`
     (include/opsnn/Target/TensorCoreTiles.h documents the rules) for
     `target` and the problem shape, or from `tiles` and `stages`; a GEMM
