@@ -324,6 +324,13 @@ def all_cases():
                    heads_layout="bshd"),
         bgemm_case("bert_attn_context_bshd", "bert", N, 12, 128, 128, 64, b_layout="kn",
                    heads_layout="bshd"),
+        # ViT-B/16 at 224 x 224: 197 tokens (196 patches and the class
+        # token), 12 heads of 64. N = 197 (odd) for the scores, K = 197
+        # for P V: P's rows of 197 f16 are copied element by element.
+        bgemm_case("vitb_attn_scores_bshd", "vit", N, 12, 197, 64, 197, b_layout="nk",
+                   heads_layout="bshd"),
+        bgemm_case("vitb_attn_context_bshd", "vit", N, 12, 197, 197, 64, b_layout="kn",
+                   heads_layout="bshd"),
         gemm_case("bert_ffn1_bias_gelu", "fused", M, 768, 3072, epilogue="bias_gelu"),
         conv_case("r50_s3_3x3_bias_relu", "fused", N, 28, 28, 128, 128, 3, 1,
                   epilogue="bias_relu"),
