@@ -1272,13 +1272,13 @@ struct GPUTensorCoreMatmulPass
         continue;
       // A ragged M or N needs no read of C (the rows and columns past it
       // are not there): only with C's constant fill folded into the
-      // accumulators. A ragged N's B copies are whole chunks along N when
-      // B is K x N, or its elements.
+      // accumulators. (A K x N B whose N is not whole chunks is copied
+      // element by element.)
       bool raggedMAllowed = fuseEpilogue && mm->epilogue.init;
-      bool raggedNAllowed =
-          raggedMAllowed &&
-          (mm->bTransposed || mm->n % copyElements(mm->elementBytes()) == 0 ||
-           mm->bElementCopies);
+      bool raggedNAllowed = raggedMAllowed;
+      assert((mm->bTransposed || mm->bElementCopies ||
+              mm->n % copyElements(mm->elementBytes()) == 0) &&
+             "B's chunks along N straddle N");
       std::optional<MatmulTileConfig> cfg;
       if (failed(tileConfig(op, *mm, raggedMAllowed, raggedNAllowed, cfg)))
         return signalPassFailure();
@@ -1426,15 +1426,9 @@ struct GPUTensorCoreMatmulPass
     if ((mm.m % cfg.blockM && !raggedMAllowed) ||
         (mm.n % cfg.blockN && !raggedNAllowed))
       return tilesError()
-             << "BM and BN must divide the GEMM's M and N (" << shape << "): "
-             << (raggedMAllowed ? "B's rows of N elements are not whole "
-                                  "16-byte copies"
-                                : "C is read (no constant fill folds)");
-    if (!mm.anyK())
-      return tilesError() << "K must be a multiple of "
-                          << copyElements(elementBytes) << " for "
-                          << mm.elementType << " operands (16 bytes) ("
-                          << shape << ")";
+             << "BM and BN must divide the GEMM's M and N (" << shape
+             << "): C is read (no constant fill folds)";
+    assert(mm.anyK() && "K not in whole copies comes with element copies");
     // Fixed tiles may use all the shared memory a block can opt in to;
     // the heuristic's stages prefer the two-blocks-per-SM budget.
     int64_t blockLimit = maxSharedMemoryPerBlock(target);
