@@ -37,13 +37,32 @@ using layout::LayoutTransformOpInterface;
 
 using layout::isFreeToConvert;
 
+/// Whether a conversion of `value` folds into the generic computing it
+/// (FoldConversionIntoProducerGeneric: the generic writes the converted
+/// layout itself, no copy): `value` is that generic's result read once,
+/// whose init is free to convert and not read by the payload.
+static bool foldsIntoProducerGeneric(Value value) {
+  auto result = dyn_cast<OpResult>(value);
+  auto generic = dyn_cast_if_present<linalg::GenericOp>(
+      result ? result.getOwner() : nullptr);
+  if (!generic || !generic.hasPureTensorSemantics() || !result.hasOneUse())
+    return false;
+  OpOperand *init = generic.getDpsInitOperand(result.getResultNumber());
+  return isFreeToConvert(init->get()) &&
+         generic.getMatchingBlockArgument(init).use_empty();
+}
+
 namespace {
 /// Rewrites a layout-agnostic op (anything but convolutions, contractions
 /// and pooling, whose layout the cost model chose) into the layout of the
 /// conversions around it when fewer conversions remain afterwards.
 struct PushConversionsThroughAgnosticOp
     : OpInterfaceRewritePattern<LayoutTransformOpInterface> {
-  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+  /// With `foldIntoGenerics`, a conversion that will fold into the generic
+  /// producing its input costs nothing (see foldsIntoProducerGeneric).
+  PushConversionsThroughAgnosticOp(MLIRContext *context, bool foldIntoGenerics)
+      : OpInterfaceRewritePattern(context),
+        foldIntoGenerics(foldIntoGenerics) {}
 
   LogicalResult matchAndRewrite(LayoutTransformOpInterface iface,
                                 PatternRewriter &rewriter) const override {
@@ -58,9 +77,9 @@ struct PushConversionsThroughAgnosticOp
     LayoutAttr current = candidates.front();
 
     std::optional<LayoutAttr> best;
-    int bestGain = 0;
+    Gain bestGain;
     for (LayoutAttr layout : ArrayRef(candidates).drop_front()) {
-      int gain = conversionsRemoved(iface, current, layout);
+      Gain gain = conversionsRemoved(iface, current, layout);
       if (gain > bestGain) {
         best = layout;
         bestGain = gain;
@@ -91,12 +110,39 @@ struct PushConversionsThroughAgnosticOp
     return success();
   }
 
-  /// Conversions that disappear minus conversions that appear if the op
-  /// computes in `layout` instead of `current`.
-  static int conversionsRemoved(LayoutTransformOpInterface iface,
-                                LayoutAttr current, LayoutAttr layout) {
+  /// Conversions that disappear minus conversions that appear, then (to
+  /// break ties) the bytes they convert: moving a conversion from a pad's
+  /// or a broadcast's result to its input converts less.
+  struct Gain {
+    int conversions = 0;
+    int64_t bytes = 0;
+    bool operator>(const Gain &other) const {
+      return std::tie(conversions, bytes) >
+             std::tie(other.conversions, other.bytes);
+    }
+    void add(int count, Value value) {
+      conversions += count;
+      auto type = dyn_cast<RankedTensorType>(value.getType());
+      if (type && type.hasStaticShape() && type.getElementType().isIntOrFloat())
+        bytes += count * type.getNumElements() *
+                 llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    }
+  };
+
+  /// The Gain of rewriting the op to compute in `layout` instead of
+  /// `current`.
+  Gain conversionsRemoved(LayoutTransformOpInterface iface, LayoutAttr current,
+                          LayoutAttr layout) const {
+    bool zeroCopy = foldIntoGenerics && !current.isBlocked() &&
+                    !layout.isBlocked();
+    // A conversion of a value that is free to convert, or that the
+    // generic computing it absorbs, costs nothing, added or removed.
+    auto costsNothing = [&](Value value) {
+      return isFreeToConvert(value) ||
+             (zeroCopy && foldsIntoProducerGeneric(value));
+    };
     Operation *op = iface.getOperation();
-    int gain = 0;
+    Gain gain;
     llvm::SmallDenseSet<Value> seen;
     for (OpOperand &operand : op->getOpOperands()) {
       Value value = operand.get();
@@ -105,10 +151,13 @@ struct PushConversionsThroughAgnosticOp
         continue;
       auto convert = value.getDefiningOp<ConvertOp>();
       if (convert && convert.getSrcLayout() == layout &&
-          convert.getDstLayout() == current)
-        gain += value.hasOneUse() ? 1 : 0; // the pair cancels
-      else if (!isFreeToConvert(value))
-        gain -= 1;
+          convert.getDstLayout() == current) {
+        // The pair cancels.
+        if (value.hasOneUse() && !costsNothing(convert.getInput()))
+          gain.add(1, value);
+      } else if (!costsNothing(value)) {
+        gain.add(-1, value);
+      }
     }
     for (OpResult result : op->getResults()) {
       if (!iface.isActivationResult(result.getResultNumber()) ||
@@ -120,13 +169,16 @@ struct PushConversionsThroughAgnosticOp
                convert.getDstLayout() == layout;
       });
       if (allCancel)
-        gain += std::distance(result.getUsers().begin(),
-                              result.getUsers().end());
+        gain.add(std::distance(result.getUsers().begin(),
+                               result.getUsers().end()),
+                 result);
       else
-        gain -= 1;
+        gain.add(-1, result);
     }
     return gain;
   }
+
+  bool foldIntoGenerics;
 };
 
 /// Records the layout a generic computes in before a fold changes what its
@@ -186,20 +238,15 @@ struct FoldConversionIntoProducerGeneric : OpRewritePattern<ConvertOp> {
 
   LogicalResult matchAndRewrite(ConvertOp convert,
                                 PatternRewriter &rewriter) const override {
-    auto result = dyn_cast<OpResult>(convert.getInput());
-    auto generic = dyn_cast_if_present<linalg::GenericOp>(
-        result ? result.getOwner() : nullptr);
-    if (!generic || !generic.hasPureTensorSemantics() || !result.hasOneUse())
-      return rewriter.notifyMatchFailure(convert, "not a generic's only use");
+    if (!foldsIntoProducerGeneric(convert.getInput()))
+      return rewriter.notifyMatchFailure(
+          convert, "not a generic's only use, or its init is read");
     if (convert.getSrcLayout().isBlocked() ||
         convert.getDstLayout().isBlocked())
       return rewriter.notifyMatchFailure(convert, "blocked layout");
+    auto result = cast<OpResult>(convert.getInput());
+    auto generic = cast<linalg::GenericOp>(result.getOwner());
     OpOperand *init = generic.getDpsInitOperand(result.getResultNumber());
-    if (!isFreeToConvert(init->get()) ||
-        generic.getMatchingBlockArgument(init).getUses().begin() !=
-            generic.getMatchingBlockArgument(init).getUses().end())
-      return rewriter.notifyMatchFailure(convert,
-                                         "the init's contents are read");
     SmallVector<int64_t> permutation = layout::getRelativePermutation(
         convert.getSrcLayout(), convert.getDstLayout());
     Location loc = convert.getLoc();
@@ -337,7 +384,7 @@ struct PropagateLayoutsPass
 
     RewritePatternSet push(context);
     populateLayoutConversionCleanupPatterns(push);
-    populatePropagateLayoutsPatterns(push);
+    populatePropagateLayoutsPatterns(push, foldIntoGenerics);
     // Not converging within the driver's iterations leaves valid IR.
     (void)applyPatternsGreedily(func, std::move(push));
 
@@ -385,7 +432,8 @@ struct PropagateLayoutsPass
 };
 } // namespace
 
-void mlir::opsnn::populatePropagateLayoutsPatterns(
-    RewritePatternSet &patterns) {
-  patterns.add<PushConversionsThroughAgnosticOp>(patterns.getContext());
+void mlir::opsnn::populatePropagateLayoutsPatterns(RewritePatternSet &patterns,
+                                                   bool foldIntoGenerics) {
+  patterns.add<PushConversionsThroughAgnosticOp>(patterns.getContext(),
+                                                 foldIntoGenerics);
 }

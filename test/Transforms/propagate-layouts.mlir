@@ -164,3 +164,53 @@ func.func @matmul_transposes(%a: tensor<2x3xf32>, %b: tensor<2x2xf32>) -> tensor
       ins(%m1, %w : tensor<3x2xf32>, tensor<2x2xf32>) outs(%acc : tensor<3x2xf32>) -> tensor<3x2xf32>
   return %m2 : tensor<3x2xf32>
 }
+
+// A conversion after a pad moves before it: as many conversions either
+// way, but the unpadded tensor is the smaller one to convert (and an NHWC
+// convolution reading the pad reads it unpadded on tensor cores).
+// CHECK-LABEL: func @push_above_pad
+// CHECK-SAME: (%[[X:.*]]: tensor<1x16x8x8xf16>)
+// CHECK: %[[C:.*]] = layout.convert %[[X]] from "NCHW" to "NHWC" : tensor<1x16x8x8xf16> -> tensor<1x8x8x16xf16>
+// CHECK: %[[P:.*]] = tensor.pad %[[C]] low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK: return %[[P]] : tensor<1x10x10x16xf16>
+// NOFOLD-LABEL: func @push_above_pad
+// NOFOLD: layout.convert %{{.*}} : tensor<1x16x8x8xf16> -> tensor<1x8x8x16xf16>
+// NOFOLD: tensor.pad
+func.func @push_above_pad(%x: tensor<1x16x8x8xf16>) -> tensor<1x10x10x16xf16> {
+  %zero = arith.constant 0.0 : f16
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f16
+  } : tensor<1x16x8x8xf16> to tensor<1x16x10x10xf16>
+  %c = layout.convert %p from "NCHW" to "NHWC" : tensor<1x16x10x10xf16> -> tensor<1x10x10x16xf16>
+  return %c : tensor<1x10x10x16xf16>
+}
+
+// A conversion that lands on a generic's only result costs nothing: the
+// generic writes the converted layout itself (zero copy). So the softmax
+// (which cannot absorb a conversion) moves into NHWC, and its input
+// conversion folds into the ReLU's output map. Without folding, the
+// conversion stays after the softmax.
+// CHECK-LABEL: func @push_onto_generic
+// CHECK-NOT: layout.convert
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[NHWC]]]
+// CHECK-NOT: layout.convert
+// CHECK: linalg.softmax {{.*}}dimension(3) {{.*}} -> tensor<1x8x8x16xf32>
+// CHECK-NOT: layout.convert
+// NOFOLD-LABEL: func @push_onto_generic
+// NOFOLD: linalg.softmax {{.*}}dimension(1) {{.*}} -> tensor<1x16x8x8xf32>
+// NOFOLD: layout.convert
+func.func @push_onto_generic(%x: tensor<1x16x8x8xf32>) -> tensor<1x8x8x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x8x8xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x16x8x8xf32>) outs(%e : tensor<1x16x8x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x16x8x8xf32>
+  %e2 = tensor.empty() : tensor<1x16x8x8xf32>
+  %s = linalg.softmax dimension(1) ins(%r : tensor<1x16x8x8xf32>) outs(%e2 : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %c = layout.convert %s from "NCHW" to "NHWC" : tensor<1x16x8x8xf32> -> tensor<1x8x8x16xf32>
+  return %c : tensor<1x8x8x16xf32>
+}

@@ -31,8 +31,11 @@ void populateLayoutConversionCleanupPatterns(RewritePatternSet &patterns);
 void mergeDuplicateConversions(Operation *root);
 
 /// Pushes layout.convert through layout-agnostic ops when that removes
-/// conversions (--opsnn-propagate-layouts).
-void populatePropagateLayoutsPatterns(RewritePatternSet &patterns);
+/// conversions (--opsnn-propagate-layouts). With `foldIntoGenerics` a
+/// conversion a generic's output map will absorb (the generic computing its
+/// input, read only there) counts as none.
+void populatePropagateLayoutsPatterns(RewritePatternSet &patterns,
+                                      bool foldIntoGenerics = true);
 
 /// precision ops -> arith / math / tensor / linalg.
 void populateLowerPrecisionPatterns(RewritePatternSet &patterns);

@@ -975,7 +975,13 @@ def PropagateLayoutsPass : Pass<"opsnn-propagate-layouts", "::mlir::func::FuncOp
     - pushes a `layout.convert` through a layout-agnostic op (elementwise
       and broadcast generics, reductions, pads, softmax) when rewriting that
       op in the other layout removes more conversions than it adds, so
-      conversions meet and cancel;
+      conversions meet and cancel. A conversion of a value that is free to
+      convert (a constant, an empty or filled tensor) costs nothing, added
+      or removed, and so, with `fold-into-generics`, does one of a value
+      only read there that a generic computes (it folds into that
+      generic's output map, below). Where the counts tie, the push is made
+      when the conversions it removes move more bytes than those it adds: a
+      conversion after a pad (or a broadcast) moves before it;
     - moves conversions through `linalg.fill` and `tensor.empty` (static and
       dynamic sizes), which then cost nothing;
     - cancels inverse pairs, composes chains and folds conversions of
