@@ -245,7 +245,8 @@ AssignPrecisionPass::rangeReason(Operation *op) const {
   return std::nullopt;
 }
 
-/// `op` (an NHWC convolution: what the tensor-core kernel matches by name;
+/// `op` (a 2-D convolution: the tensor-core kernel matches NHWC ones by
+/// name, and the tensor-core pipeline rewrites NCHW ones into NHWC by name;
 /// a matmul is matched as a generic contraction too, and generic it folds
 /// with the reshapes around it) rebuilt on `inputs` and its own f32 inits;
 /// its region extends the low inputs to f32 itself. Null for other ops.
@@ -261,6 +262,10 @@ static Operation *rebuildNamedOp(linalg::LinalgOp op, ValueRange inputs,
         conv.getDilations());
   } else if (auto conv = dyn_cast<linalg::Conv2DNhwcFhwcOp>(op.getOperation())) {
     rebuilt = linalg::Conv2DNhwcFhwcOp::create(
+        rewriter, loc, resultTypes, inputs, inits, conv.getStrides(),
+        conv.getDilations());
+  } else if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation())) {
+    rebuilt = linalg::Conv2DNchwFchwOp::create(
         rewriter, loc, resultTypes, inputs, inits, conv.getStrides(),
         conv.getDilations());
   }
@@ -304,8 +309,8 @@ LogicalResult AssignPrecisionPass::rewrite(linalg::LinalgOp linalgOp,
                      b.getNamedAttr("reason", b.getStringAttr(reason))}));
   };
 
-  // An FP32-accumulating NHWC convolution stays a named op on low inputs,
-  // as the tensor-core kernel matches it; its f32 result is
+  // An FP32-accumulating 2-D convolution stays a named op on low inputs,
+  // as the tensor-core pipeline matches it; its f32 result is
   // stored in the low type (a cast down, which folds against the cast up
   // its f32 users get).
   if (accumulateF32) {

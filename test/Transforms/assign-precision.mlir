@@ -186,15 +186,16 @@ func.func @calibrated(%x: tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>,
 // An NHWC convolution stays the named op on FP16 inputs with its FP32
 // output (its region extends them): the tensor-core kernel matches it by
 // name. Its result is stored in FP16 (a cast down and back up for FP32
-// users). An NCHW one is generalized as before.
+// users). So does an NCHW one: the tensor-core pipeline rewrites it into
+// NHWC by name (--opsnn-convert-convs-to-nhwc).
 // CHECK-LABEL: func @nhwc_conv_stays_named
 // CHECK: %[[X:.*]] = precision.cast %arg0 : tensor<1x10x10x32xf32> to tensor<1x10x10x32xf16>
 // CHECK: %[[W:.*]] = precision.cast %arg1 : tensor<3x3x32x64xf32> to tensor<3x3x32x64xf16>
 // CHECK: %[[C:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}}precision.decision = {precision = f16, reason = "low list"}{{.*}} ins(%[[X]], %[[W]] : tensor<1x10x10x32xf16>, tensor<3x3x32x64xf16>) outs(%{{.*}} : tensor<1x8x8x64xf32>)
 // CHECK: precision.cast %[[C]] : tensor<1x8x8x64xf32> to tensor<1x8x8x64xf16>
-// CHECK-LABEL: func @nchw_conv_is_generalized
-// CHECK-NOT: linalg.conv_2d_nchw_fchw
-// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x32x10x10xf16>, tensor<64x32x3x3xf16>) outs(%{{.*}} : tensor<1x64x8x8xf32>)
+// CHECK-LABEL: func @nchw_conv_stays_named
+// CHECK-NOT: linalg.generic
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}}precision.decision = {precision = f16, reason = "low list"}{{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x32x10x10xf16>, tensor<64x32x3x3xf16>) outs(%{{.*}} : tensor<1x64x8x8xf32>)
 func.func @nhwc_conv_stays_named(%x: tensor<1x10x10x32xf32>, %w: tensor<3x3x32x64xf32>) -> tensor<1x8x8x64xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x8x8x64xf32>
@@ -203,7 +204,7 @@ func.func @nhwc_conv_stays_named(%x: tensor<1x10x10x32xf32>, %w: tensor<3x3x32x6
       ins(%x, %w : tensor<1x10x10x32xf32>, tensor<3x3x32x64xf32>) outs(%f : tensor<1x8x8x64xf32>) -> tensor<1x8x8x64xf32>
   return %c : tensor<1x8x8x64xf32>
 }
-func.func @nchw_conv_is_generalized(%x: tensor<1x32x10x10xf32>, %w: tensor<64x32x3x3xf32>) -> tensor<1x64x8x8xf32> {
+func.func @nchw_conv_stays_named(%x: tensor<1x32x10x10xf32>, %w: tensor<64x32x3x3xf32>) -> tensor<1x64x8x8xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x64x8x8xf32>
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x64x8x8xf32>) -> tensor<1x64x8x8xf32>
