@@ -9,7 +9,9 @@ Cases (batch 8; f16 operands accumulate in f32 and give f32 results):
   ResNet-50 stage convolutions, NHWC f16 (input given padded, HWCF filter):
   3x3 at 56x56x64, 28x28x128, 14x14x256, 7x7x512, the stage-2 1x1
   expansion 64->256 and the stage-3 strided 1x1 downsample 256->512; the
-  56x56x64 3x3 also NCHW f32 (the "NHWC FP16 >= 2x NCHW FP32" comparison).
+  56x56x64 3x3 also NCHW f32 (the "NHWC FP16 >= 2x NCHW FP32" comparison;
+  no TF32, so the generic path) and NCHW f16 (the tensor-core kernel in
+  NHWC between two transposes: what running an NCHW model costs).
   BERT-base layer GEMMs at sequence 128 x batch 8 (M = 1024): QKV
   768->2304, attention output 768->768, FFN 768->3072 and 3072->768; the
   attention's batched GEMMs over 8 x 12 heads (linalg.generic over batch,
@@ -311,6 +313,9 @@ def all_cases():
         conv_case("r50_s3_1x1_down_s2", "resnet50", N, 56, 56, 256, 512, 1, 2),
         conv_case("r50_s2_3x3_nchw_f32", "resnet50", N, 56, 56, 64, 64, 3, 1,
                   layout="nchw", elem="f32"),
+        # The same in NCHW FP16: run in NHWC between two transposes
+        # (--opsnn-convert-convs-to-nhwc), their time included.
+        conv_case("r50_s2_3x3_nchw", "resnet50", N, 56, 56, 64, 64, 3, 1, layout="nchw"),
         # The classifier at batch 64: N = 1000 classes, a ragged N (32x16
         # blocks, the last column block half full).
         gemm_case("r50_fc", "resnet50", 64, 2048, 1000),

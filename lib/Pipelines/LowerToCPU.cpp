@@ -25,6 +25,9 @@ using namespace mlir;
 
 void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
                                           const LowerToCPUOptions &options) {
+  // The tensor-core pipeline's NCHW convolutions in NHWC, as on the GPU.
+  if (!options.emulateTensorCoreMatmul.empty())
+    addTensorCoreConvLayoutStage(pm, options.emulateTensorCoreTF32);
   addLowerToLinalgStage(pm);
   // The emulated GPU kernels match linalg ops on buffers: nothing is
   // vectorized beforehand.

@@ -106,6 +106,9 @@ LogicalResult mlir::opsnn::verifyLowerToNVVMOptions(
 
 void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
                                            const LowerToNVVMOptions &options) {
+  // NCHW convolutions onto the tensor-core kernel's NHWC.
+  if (options.tensorCores)
+    addTensorCoreConvLayoutStage(pm, options.tensorCoreTF32);
   // Narrowing casts stay out of contractions: GEMMs read f16/bf16.
   addLowerToLinalgStage(pm, /*fuseNarrowingCasts=*/false);
   if (options.tensorCores) {

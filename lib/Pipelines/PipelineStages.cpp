@@ -38,6 +38,14 @@ void mlir::opsnn::addLowerToLinalgStage(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
 }
 
+void mlir::opsnn::addTensorCoreConvLayoutStage(OpPassManager &pm,
+                                                bool allowTF32) {
+  ConvertConvsToNHWCPassOptions nhwc;
+  nhwc.allowTF32 = allowTF32;
+  pm.addNestedPass<func::FuncOp>(createConvertConvsToNHWCPass(nhwc));
+  pm.addNestedPass<func::FuncOp>(createPropagateLayoutsPass());
+}
+
 void mlir::opsnn::addParallelLoopsStage(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createInterchangeParallelFirstPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());

@@ -122,10 +122,9 @@ struct PadConvChannels : OpRewritePattern<ConvOp> {
         !filterType.hasStaticShape() || !outType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "dynamic shapes");
     Type element = inType.getElementType();
-    if (filterType.getElementType() != element ||
-        !isTensorCoreOperandType(element,
-                                 allowTF32 || op->hasAttr(kTF32Attr)) ||
-        outType.getElementType() != tensorCoreAccumulatorType(element))
+    if (!takesTensorCoreTypes(element, filterType.getElementType(),
+                              outType.getElementType(),
+                              allowTF32 || op->hasAttr(kTF32Attr)))
       return rewriter.notifyMatchFailure(
           op, "not a tensor-core type (f16/bf16/i8; f32 with allow-tf32 or "
               "opsnn.tf32) "

@@ -36,6 +36,14 @@ inline Type tensorCoreAccumulatorType(Type element) {
                               : Type(Float32Type::get(ctx));
 }
 
+/// Whether a GEMM or convolution reading A of `a` and B of `b` into C of
+/// `c` has the tensor-core kernel's types: one operand type it takes and
+/// that type's accumulator.
+inline bool takesTensorCoreTypes(Type a, Type b, Type c, bool allowTF32) {
+  return a == b && isTensorCoreOperandType(a, allowTF32) &&
+         c == tensorCoreAccumulatorType(a);
+}
+
 /// Gives every nvgpu.mma.sync under `root` the operand type `elementType`
 /// of the kernel's A and B:
 ///  - f16, i8: nothing to do (upstream's m16n8k16 .f16, m16n8k32 .s8);

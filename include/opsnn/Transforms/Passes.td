@@ -1068,6 +1068,71 @@ def GPUAlignWorkgroupBuffersPass
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def ConvertConvsToNHWCPass
+    : Pass<"opsnn-convert-convs-to-nhwc", "::mlir::func::FuncOp"> {
+  let summary = "Run NCHW convolutions that fit the tensor-core kernel in "
+                "NHWC, between layout conversions";
+  let description = [{
+    The tensor-core kernel (`--opsnn-gpu-tensor-core-matmul`) runs
+    convolutions as implicit GEMMs over NHWC inputs: a 16-byte copy of an
+    im2col row is 8 (f16/bf16), 4 (TF32) or 16 (i8) channels of one pixel.
+    A `linalg.conv_2d_nchw_fchw` (the layout frameworks export, and what
+    ALTE keeps where it costs a channels-first convolution as the
+    transposes cuDNN would run around an NHWC kernel) would otherwise run
+    on the generic path, without tensor cores. This pass, on tensors before
+    the layouts are lowered, does what that cost assumes: it rewrites such
+    a convolution into `linalg.conv_2d_nhwc_hwcf` through ALTE's
+    `LayoutTransformOpInterface` (`layout.convert` of the input, the
+    filter and the accumulator in, of the result out), so that
+    `--opsnn-propagate-layouts` then cancels the conversions between
+    consecutive convolutions, pushes them through the elementwise ops in
+    between, folds the filter's (a constant: at compile time) and the
+    accumulator's (a fill: re-created in NHWC), and
+    `--opsnn-lower-layouts` makes the rest transposes.
+
+    Example (the filter a constant, F = 64, C = 32):
+
+    ```mlir
+    %y = linalg.conv_2d_nchw_fchw {...}
+        ins(%x, %w : tensor<1x32x10x10xf16>, tensor<64x32x3x3xf16>)
+        outs(%acc : tensor<1x64x8x8xf32>) -> tensor<1x64x8x8xf32>
+    ```
+
+    becomes
+
+    ```mlir
+    %xc = layout.convert %x from "NCHW" to "NHWC"
+        : tensor<1x32x10x10xf16> -> tensor<1x10x10x32xf16>
+    %wc = layout.convert %w from "FCHW" to "HWCF"
+        : tensor<64x32x3x3xf16> -> tensor<3x3x32x64xf16>
+    %ac = layout.convert %acc from "NCHW" to "NHWC"
+        : tensor<1x64x8x8xf32> -> tensor<1x8x8x64xf32>
+    %c = linalg.conv_2d_nhwc_hwcf {...} ins(%xc, %wc : ...) outs(%ac : ...)
+    %y = layout.convert %c from "NHWC" to "NCHW"
+        : tensor<1x8x8x64xf32> -> tensor<1x64x8x8xf32>
+    ```
+
+    Only convolutions the kernel then takes are rewritten: static shapes,
+    input and filter of one type (f16, bf16, i8, or f32 with `allow-tf32`
+    or the `opsnn.tf32` attribute) and its accumulator (f32, i32) as the
+    output, and C a multiple of the 16-byte copy or F a multiple of 8 (so
+    that `--opsnn-pad-conv-channels` pads C). Others keep their layout.
+    `--opsnn-lower-to-nvvm="tensor-cores=true"` and the CPU emulation
+    (`--opsnn-lower-to-cpu="emulate-tensor-core-matmul=..."`) run it, then
+    `--opsnn-propagate-layouts`, first.
+  }];
+  let options = [
+    Option<"allowTF32", "allow-tf32", "bool", /*default=*/"false",
+           "Rewrite f32 convolutions too: the tensor-core kernel runs them "
+           "as TF32">,
+  ];
+  let dependentDialects = ["::mlir::opsnn::layout::LayoutDialect"];
+  let statistics = [
+    Statistic<"numConverted", "convs-converted",
+              "NCHW convolutions rewritten into NHWC">,
+  ];
+}
+
 def PadConvChannelsPass
     : Pass<"opsnn-pad-conv-channels", "::mlir::func::FuncOp"> {
   let summary = "Pad NHWC convolutions' channels to the tensor-core copy "

@@ -1,0 +1,110 @@
+//===- ConvertConvsToNHWC.cpp - NCHW convolutions onto tensor cores -------===//
+//
+// --opsnn-convert-convs-to-nhwc: an NCHW convolution whose types and shape
+// fit the tensor-core kernel (an implicit GEMM over NHWC inputs, see
+// TensorCoreConv.h) is rewritten into NHWC between layout conversions, by
+// ALTE's own LayoutTransformOpInterface. This is what ALTE's cost model
+// charges a channels-first convolution on tensor cores (the transposes
+// cuDNN runs around an NHWC kernel); --opsnn-propagate-layouts afterwards
+// cancels and folds what it can.
+//
+//===----------------------------------------------------------------------===//
+
+#include "opsnn/Transforms/Passes.h"
+
+#include "TensorCoreMmaTypes.h"
+#include "opsnn/Dialect/Layout/IR/LayoutDialect.h"
+#include "opsnn/Dialect/Layout/Interfaces/LayoutTransformOpInterface.h"
+#include "opsnn/Target/TensorCoreTiles.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
+
+namespace mlir::opsnn {
+#define GEN_PASS_DEF_CONVERTCONVSTONHWCPASS
+#include "opsnn/Transforms/Passes.h.inc"
+} // namespace mlir::opsnn
+
+using namespace mlir;
+using namespace mlir::opsnn;
+
+/// Whether the tensor-core kernel takes `op` once it is an NHWC
+/// convolution: static shapes, tensor-core types, and C whole 16-byte
+/// copies or F a multiple of 8 (then --opsnn-pad-conv-channels pads C).
+static bool takesTensorCoresInNHWC(linalg::Conv2DNchwFchwOp op,
+                                   bool allowTF32) {
+  if (!op.hasPureTensorSemantics())
+    return false;
+  auto input = dyn_cast<RankedTensorType>(op.getInputs()[0].getType());
+  auto filter = dyn_cast<RankedTensorType>(op.getInputs()[1].getType());
+  auto output = dyn_cast<RankedTensorType>(op.getResultTypes()[0]);
+  if (!input || !filter || !output || !input.hasStaticShape() ||
+      !filter.hasStaticShape() || !output.hasStaticShape())
+    return false;
+  Type element = input.getElementType();
+  if (!takesTensorCoreTypes(element, filter.getElementType(),
+                            output.getElementType(),
+                            allowTF32 || op->hasAttr(kTF32Attr)))
+    return false;
+  int64_t granule = copyElements(element.getIntOrFloatBitWidth() / 8);
+  return input.getDimSize(1) % granule == 0 || output.getDimSize(1) % 8 == 0;
+}
+
+/// The HWCF convolution ALTE's rewrite built, with an FHWC filter instead:
+/// an INT8 kernel copies an F x K filter by cp.async, but transposes a K x F
+/// one into shared memory with plain loads and byte stores (8-bit
+/// fragments have no ldmatrix.trans).
+static void useFHWCFilter(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp hwcf,
+                          Value fchwFilter) {
+  MLIRContext *ctx = rewriter.getContext();
+  rewriter.setInsertionPoint(hwcf);
+  Value filter = layout::createConvert(
+      rewriter, hwcf.getLoc(), fchwFilter, layout::LayoutAttr::get(ctx, "FCHW"),
+      layout::LayoutAttr::get(ctx, "FHWC"));
+  auto fhwc = linalg::Conv2DNhwcFhwcOp::create(
+      rewriter, hwcf.getLoc(), hwcf.getResultTypes(),
+      ValueRange{hwcf.getInputs()[0], filter}, hwcf.getOutputs(),
+      hwcf.getStrides(), hwcf.getDilations());
+  for (NamedAttribute attr : hwcf->getDiscardableAttrs())
+    fhwc->setAttr(attr.getName(), attr.getValue());
+  Value hwcfFilter = hwcf.getInputs()[1];
+  rewriter.replaceOp(hwcf, fhwc);
+  if (Operation *convert = hwcfFilter.getDefiningOp();
+      convert && convert->use_empty())
+    rewriter.eraseOp(convert);
+}
+
+namespace {
+struct ConvertConvsToNHWCPass
+    : opsnn::impl::ConvertConvsToNHWCPassBase<ConvertConvsToNHWCPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<linalg::Conv2DNchwFchwOp> convs;
+    getOperation().walk([&](linalg::Conv2DNchwFchwOp op) {
+      if (takesTensorCoresInNHWC(op, allowTF32))
+        convs.push_back(op);
+    });
+    auto nhwc = layout::LayoutAttr::get(&getContext(), "NHWC");
+    IRRewriter rewriter(&getContext());
+    for (linalg::Conv2DNchwFchwOp op : convs) {
+      Value filter = op.getInputs()[1];
+      bool int8 = getElementTypeOrSelf(filter.getType()).isInteger(8);
+      auto relayout = cast<layout::LayoutTransformOpInterface>(*op);
+      FailureOr<Operation *> rewritten = relayout.rewriteInLayout(rewriter, nhwc);
+      auto hwcf = succeeded(rewritten)
+                      ? dyn_cast<linalg::Conv2DNhwcHwcfOp>(*rewritten)
+                      : nullptr;
+      if (!hwcf) {
+        op.emitError("opsnn-convert-convs-to-nhwc: could not rewrite the "
+                     "convolution into NHWC");
+        return signalPassFailure();
+      }
+      if (int8)
+        useFHWCFilter(rewriter, hwcf, filter);
+      ++numConverted;
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,124 @@
+// RUN: ops-nn-opt %s --split-input-file --opsnn-convert-convs-to-nhwc | FileCheck %s
+// RUN: ops-nn-opt %s --split-input-file --opsnn-convert-convs-to-nhwc="allow-tf32" | FileCheck %s --check-prefix=TF32
+// RUN: not ops-nn-opt %s --opsnn-convert-convs-to-nhwc="allow-tf32=maybe" 2>&1 | FileCheck %s --check-prefix=BADOPT
+
+// BADOPT: for the --allow-tf32 option: 'maybe' is invalid
+
+// An FP16 NCHW convolution accumulating in FP32 runs in NHWC between layout
+// conversions (ALTE's rewrite: input, filter FCHW -> HWCF and accumulator
+// in, result out); strides, dilations and other attributes carry over.
+// CHECK-LABEL: func.func @f16_conv
+// CHECK-SAME: (%[[X:.*]]: tensor<1x32x10x10xf16>, %[[W:.*]]: tensor<64x32x3x3xf16>)
+// CHECK: %[[XC:.*]] = layout.convert %[[X]] from "NCHW" to "NHWC" : tensor<1x32x10x10xf16> -> tensor<1x10x10x32xf16>
+// CHECK: %[[WC:.*]] = layout.convert %[[W]] from "FCHW" to "HWCF" : tensor<64x32x3x3xf16> -> tensor<3x3x32x64xf16>
+// CHECK: %[[AC:.*]] = layout.convert %{{.*}} from "NCHW" to "NHWC" : tensor<1x64x4x4xf32> -> tensor<1x4x4x64xf32>
+// CHECK: %[[C:.*]] = linalg.conv_2d_nhwc_hwcf {dilations = dense<[2, 1]> : tensor<2xi64>, precision.decision = {{.*}}, strides = dense<[1, 2]> : tensor<2xi64>} ins(%[[XC]], %[[WC]] : tensor<1x10x10x32xf16>, tensor<3x3x32x64xf16>) outs(%[[AC]] : tensor<1x4x4x64xf32>)
+// CHECK: %[[Y:.*]] = layout.convert %[[C]] from "NHWC" to "NCHW" : tensor<1x4x4x64xf32> -> tensor<1x64x4x4xf32>
+// CHECK: return %[[Y]]
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+func.func @f16_conv(%x: tensor<1x32x10x10xf16>, %w: tensor<64x32x3x3xf16>) -> tensor<1x64x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x64x4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x64x4x4xf32>) -> tensor<1x64x4x4xf32>
+  %y = linalg.conv_2d_nchw_fchw {strides = dense<[1, 2]> : tensor<2xi64>, dilations = dense<[2, 1]> : tensor<2xi64>, precision.decision = {precision = f16, reason = "low list"}}
+      ins(%x, %w : tensor<1x32x10x10xf16>, tensor<64x32x3x3xf16>) outs(%f : tensor<1x64x4x4xf32>) -> tensor<1x64x4x4xf32>
+  return %y : tensor<1x64x4x4xf32>
+}
+
+// -----
+
+// f32: converted only where TF32 is allowed (the option, or the op's
+// opsnn.tf32 attribute); otherwise the generic path keeps FP32 and the
+// convolution keeps its layout.
+// CHECK-LABEL: func.func @f32_conv
+// CHECK: linalg.conv_2d_nchw_fchw
+// CHECK-NOT: layout.convert
+// TF32-LABEL: func.func @f32_conv
+// TF32-NOT: linalg.conv_2d_nchw_fchw
+// TF32: linalg.conv_2d_nhwc_hwcf
+func.func @f32_conv(%x: tensor<2x8x6x6xf32>, %w: tensor<16x8x3x3xf32>, %acc: tensor<2x16x4x4xf32>) -> tensor<2x16x4x4xf32> {
+  %y = linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<2x8x6x6xf32>, tensor<16x8x3x3xf32>) outs(%acc : tensor<2x16x4x4xf32>) -> tensor<2x16x4x4xf32>
+  return %y : tensor<2x16x4x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @tf32_attribute
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}opsnn.tf32
+func.func @tf32_attribute(%x: tensor<2x8x6x6xf32>, %w: tensor<16x8x3x3xf32>, %acc: tensor<2x16x4x4xf32>) -> tensor<2x16x4x4xf32> {
+  %y = linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>, opsnn.tf32}
+      ins(%x, %w : tensor<2x8x6x6xf32>, tensor<16x8x3x3xf32>) outs(%acc : tensor<2x16x4x4xf32>) -> tensor<2x16x4x4xf32>
+  return %y : tensor<2x16x4x4xf32>
+}
+
+// -----
+
+// INT8 with an i32 accumulator, and BF16: converted. The INT8 filter
+// becomes FHWC (F x K: the kernel copies it by cp.async, where a K x F one
+// would be transposed into shared memory byte by byte).
+// CHECK-LABEL: func.func @int8_and_bf16
+// CHECK-SAME: (%{{.*}}: tensor<1x16x6x6xi8>, %[[W:[^:]*]]: tensor<16x16x3x3xi8>
+// CHECK-NOT: "HWCF"
+// CHECK: %[[WF:.*]] = layout.convert %[[W]] from "FCHW" to "FHWC" : tensor<16x16x3x3xi8> -> tensor<16x3x3x16xi8>
+// CHECK-NOT: "HWCF"
+// CHECK: linalg.conv_2d_nhwc_fhwc {{.*}} ins(%{{.*}}, %[[WF]] : tensor<1x6x6x16xi8>, tensor<16x3x3x16xi8>) outs(%{{.*}} : tensor<1x4x4x16xi32>)
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x6x6x16xbf16>, tensor<3x3x16x16xbf16>) outs(%{{.*}} : tensor<1x4x4x16xf32>)
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+func.func @int8_and_bf16(%x: tensor<1x16x6x6xi8>, %w: tensor<16x16x3x3xi8>, %acc: tensor<1x16x4x4xi32>,
+                         %xb: tensor<1x16x6x6xbf16>, %wb: tensor<16x16x3x3xbf16>, %accb: tensor<1x16x4x4xf32>)
+    -> (tensor<1x16x4x4xi32>, tensor<1x16x4x4xf32>) {
+  %y = linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x16x6x6xi8>, tensor<16x16x3x3xi8>) outs(%acc : tensor<1x16x4x4xi32>) -> tensor<1x16x4x4xi32>
+  %yb = linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%xb, %wb : tensor<1x16x6x6xbf16>, tensor<16x16x3x3xbf16>) outs(%accb : tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
+  return %y, %yb : tensor<1x16x4x4xi32>, tensor<1x16x4x4xf32>
+}
+
+// -----
+
+// An image's 3 channels: converted when F is a multiple of 8 (then
+// --opsnn-pad-conv-channels pads C to 8), left alone when it is not (the
+// kernel would take it neither way).
+// CHECK-LABEL: func.func @image_channels
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x8x8x3xf16>, tensor<3x3x3x16xf16>)
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x3x8x8xf16>, tensor<10x3x3x3xf16>)
+func.func @image_channels(%x: tensor<1x3x8x8xf16>, %w16: tensor<16x3x3x3xf16>, %acc16: tensor<1x16x6x6xf32>,
+                          %w10: tensor<10x3x3x3xf16>, %acc10: tensor<1x10x6x6xf32>)
+    -> (tensor<1x16x6x6xf32>, tensor<1x10x6x6xf32>) {
+  %a = linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w16 : tensor<1x3x8x8xf16>, tensor<16x3x3x3xf16>) outs(%acc16 : tensor<1x16x6x6xf32>) -> tensor<1x16x6x6xf32>
+  %b = linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w10 : tensor<1x3x8x8xf16>, tensor<10x3x3x3xf16>) outs(%acc10 : tensor<1x10x6x6xf32>) -> tensor<1x10x6x6xf32>
+  return %a, %b : tensor<1x16x6x6xf32>, tensor<1x10x6x6xf32>
+}
+
+// -----
+
+// What the kernel would not take either way keeps its layout: an FP16
+// accumulator, mixed input types, a dynamic batch, buffers. NHWC
+// convolutions are not touched.
+// CHECK-LABEL: func.func @left_alone
+// CHECK-NOT: layout.convert
+// CHECK-COUNT-3: linalg.conv_2d_nchw_fchw
+// CHECK: linalg.conv_2d_nhwc_hwcf
+// CHECK: linalg.conv_2d_nchw_fchw
+// CHECK-NOT: layout.convert
+func.func @left_alone(%x: tensor<1x16x6x6xf16>, %w: tensor<16x16x3x3xf16>, %acc16: tensor<1x16x4x4xf16>,
+                      %xf: tensor<1x16x6x6xf32>, %accf: tensor<1x16x4x4xf32>,
+                      %xd: tensor<?x16x6x6xf16>, %accd: tensor<?x16x4x4xf32>,
+                      %xn: tensor<1x6x6x16xf16>, %wn: tensor<3x3x16x16xf16>, %accn: tensor<1x4x4x16xf32>,
+                      %bx: memref<1x16x6x6xf16>, %bw: memref<16x16x3x3xf16>, %bacc: memref<1x16x4x4xf32>)
+    -> (tensor<1x16x4x4xf16>, tensor<1x16x4x4xf32>, tensor<?x16x4x4xf32>, tensor<1x4x4x16xf32>) {
+  %a = linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x16x6x6xf16>, tensor<16x16x3x3xf16>) outs(%acc16 : tensor<1x16x4x4xf16>) -> tensor<1x16x4x4xf16>
+  %b = linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%xf, %w : tensor<1x16x6x6xf32>, tensor<16x16x3x3xf16>) outs(%accf : tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
+  %c = linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%xd, %w : tensor<?x16x6x6xf16>, tensor<16x16x3x3xf16>) outs(%accd : tensor<?x16x4x4xf32>) -> tensor<?x16x4x4xf32>
+  %d = linalg.conv_2d_nhwc_hwcf {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%xn, %wn : tensor<1x6x6x16xf16>, tensor<3x3x16x16xf16>) outs(%accn : tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%bx, %bw : memref<1x16x6x6xf16>, memref<16x16x3x3xf16>) outs(%bacc : memref<1x16x4x4xf32>)
+  return %a, %b, %c, %d : tensor<1x16x4x4xf16>, tensor<1x16x4x4xf32>, tensor<?x16x4x4xf32>, tensor<1x4x4x16xf32>
+}
