@@ -13,6 +13,7 @@
 #include "opsnn/Transforms/Passes.h"
 
 #include "TensorCoreMmaTypes.h"
+#include "opsnn/Analysis/OpFingerprint.h"
 #include "opsnn/Dialect/Layout/IR/LayoutDialect.h"
 #include "opsnn/Dialect/Layout/Interfaces/LayoutTransformOpInterface.h"
 #include "opsnn/Target/TensorCoreTiles.h"
@@ -20,6 +21,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::opsnn {
 #define GEN_PASS_DEF_CONVERTCONVSTONHWCPASS
@@ -55,8 +57,9 @@ static bool takesTensorCoresInNHWC(linalg::Conv2DNchwFchwOp op,
 /// an INT8 kernel copies an F x K filter by cp.async, but transposes a K x F
 /// one into shared memory with plain loads and byte stores (8-bit
 /// fragments have no ldmatrix.trans).
-static void useFHWCFilter(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp hwcf,
-                          Value fchwFilter) {
+static Operation *useFHWCFilter(RewriterBase &rewriter,
+                                linalg::Conv2DNhwcHwcfOp hwcf,
+                                Value fchwFilter) {
   MLIRContext *ctx = rewriter.getContext();
   rewriter.setInsertionPoint(hwcf);
   Value filter = layout::createConvert(
@@ -70,9 +73,10 @@ static void useFHWCFilter(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp hwcf,
     fhwc->setAttr(attr.getName(), attr.getValue());
   Value hwcfFilter = hwcf.getInputs()[1];
   rewriter.replaceOp(hwcf, fhwc);
-  if (Operation *convert = hwcfFilter.getDefiningOp();
+  if (auto convert = hwcfFilter.getDefiningOp<layout::ConvertOp>();
       convert && convert->use_empty())
     rewriter.eraseOp(convert);
+  return fhwc;
 }
 
 namespace {
@@ -88,6 +92,7 @@ struct ConvertConvsToNHWCPass
     });
     auto nhwc = layout::LayoutAttr::get(&getContext(), "NHWC");
     IRRewriter rewriter(&getContext());
+    llvm::SmallPtrSet<Operation *, 16> converted;
     for (linalg::Conv2DNchwFchwOp op : convs) {
       Value filter = op.getInputs()[1];
       bool int8 = getElementTypeOrSelf(filter.getType()).isInteger(8);
@@ -101,10 +106,52 @@ struct ConvertConvsToNHWCPass
                      "convolution into NHWC");
         return signalPassFailure();
       }
-      if (int8)
-        useFHWCFilter(rewriter, hwcf, filter);
+      converted.insert(int8 ? useFHWCFilter(rewriter, hwcf, filter)
+                            : hwcf.getOperation());
       ++numConverted;
     }
+    if (converted.empty())
+      return;
+    if (failed(followConvertedNeighbours(converted)))
+      return signalPassFailure();
+  }
+
+  /// The other convolutions and the pooling ops (whose layout a cost model
+  /// may have chosen next to channels-first neighbours) move to the layout
+  /// of the conversions around them where that removes some, as
+  /// --opsnn-propagate-layouts moves layout-agnostic ops: a max pool
+  /// between two converted convolutions would otherwise sit between two
+  /// transposes. The conversions are first cancelled and pushed through
+  /// the agnostic ops in between, then each op is tried in turn until none
+  /// moves (each move removes conversions, or converted bytes: it ends).
+  LogicalResult
+  followConvertedNeighbours(const llvm::SmallPtrSetImpl<Operation *> &converted) {
+    func::FuncOp func = getOperation();
+    auto propagate = [&] {
+      RewritePatternSet patterns(&getContext());
+      populateLayoutConversionCleanupPatterns(patterns);
+      populatePropagateLayoutsPatterns(patterns);
+      return applyPatternsGreedily(func, std::move(patterns));
+    };
+    IRRewriter rewriter(&getContext());
+    for (bool moved = true; moved;) {
+      // Not converging within the driver's iterations leaves valid IR.
+      (void)propagate();
+      moved = false;
+      SmallVector<layout::LayoutTransformOpInterface> candidates;
+      func.walk([&](layout::LayoutTransformOpInterface op) {
+        OpClass opClass = computeOpFingerprint(op).opClass;
+        if ((opClass == OpClass::Convolution || opClass == OpClass::Pooling) &&
+            !converted.contains(op))
+          candidates.push_back(op);
+      });
+      for (layout::LayoutTransformOpInterface op : candidates)
+        if (succeeded(pushConversionsThrough(rewriter, op))) {
+          ++numFollowed;
+          moved = true;
+        }
+    }
+    return success();
   }
 };
 } // namespace

@@ -53,13 +53,127 @@ static bool foldsIntoProducerGeneric(Value value) {
 }
 
 namespace {
+/// Conversions that disappear minus conversions that appear, then (to
+/// break ties) the bytes they convert: moving a conversion from a pad's or
+/// a broadcast's result to its input converts less.
+struct Gain {
+  int conversions = 0;
+  int64_t bytes = 0;
+  bool operator>(const Gain &other) const {
+    return std::tie(conversions, bytes) >
+           std::tie(other.conversions, other.bytes);
+  }
+  void add(int count, Value value) {
+    conversions += count;
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (type && type.hasStaticShape() && type.getElementType().isIntOrFloat())
+      bytes += count * type.getNumElements() *
+               llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  }
+};
+} // namespace
+
+/// The Gain of rewriting `iface` to compute in `layout` instead of
+/// `current`. With `foldIntoGenerics`, a conversion that will fold into the
+/// generic producing its input costs nothing (see foldsIntoProducerGeneric).
+static Gain conversionsRemoved(LayoutTransformOpInterface iface,
+                               LayoutAttr current, LayoutAttr layout,
+                               bool foldIntoGenerics) {
+  bool zeroCopy =
+      foldIntoGenerics && !current.isBlocked() && !layout.isBlocked();
+  // A conversion of a value that is free to convert, or that the generic
+  // computing it absorbs, costs nothing, added or removed.
+  auto costsNothing = [&](Value value) {
+    return isFreeToConvert(value) ||
+           (zeroCopy && foldsIntoProducerGeneric(value));
+  };
+  Operation *op = iface.getOperation();
+  Gain gain;
+  llvm::SmallDenseSet<Value> seen;
+  for (OpOperand &operand : op->getOpOperands()) {
+    Value value = operand.get();
+    if (!iface.isActivationOperand(operand.getOperandNumber()) ||
+        !seen.insert(value).second)
+      continue;
+    auto convert = value.getDefiningOp<ConvertOp>();
+    if (convert && convert.getSrcLayout() == layout &&
+        convert.getDstLayout() == current) {
+      // The pair cancels.
+      if (value.hasOneUse() && !costsNothing(convert.getInput()))
+        gain.add(1, value);
+    } else if (!costsNothing(value)) {
+      gain.add(-1, value);
+    }
+  }
+  for (OpResult result : op->getResults()) {
+    if (!iface.isActivationResult(result.getResultNumber()) ||
+        result.use_empty())
+      continue;
+    bool allCancel = llvm::all_of(result.getUsers(), [&](Operation *user) {
+      auto convert = dyn_cast<ConvertOp>(user);
+      return convert && convert.getSrcLayout() == current &&
+             convert.getDstLayout() == layout;
+    });
+    if (allCancel)
+      gain.add(std::distance(result.getUsers().begin(),
+                             result.getUsers().end()),
+               result);
+    else
+      gain.add(-1, result);
+  }
+  return gain;
+}
+
+FailureOr<Operation *>
+mlir::opsnn::pushConversionsThrough(RewriterBase &rewriter,
+                                    LayoutTransformOpInterface iface,
+                                    bool foldIntoGenerics) {
+  Operation *op = iface.getOperation();
+  SmallVector<LayoutAttr> candidates = iface.getLayoutCandidates();
+  if (candidates.size() < 2)
+    return rewriter.notifyMatchFailure(op, "no other layout");
+  LayoutAttr current = candidates.front();
+
+  std::optional<LayoutAttr> best;
+  Gain bestGain;
+  for (LayoutAttr layout : ArrayRef(candidates).drop_front()) {
+    Gain gain = conversionsRemoved(iface, current, layout, foldIntoGenerics);
+    if (gain > bestGain) {
+      best = layout;
+      bestGain = gain;
+    }
+  }
+  if (!best)
+    return rewriter.notifyMatchFailure(op, "no layout removes conversions");
+  FailureOr<Operation *> newOp = iface.rewriteInLayout(rewriter, *best);
+  if (failed(newOp))
+    return failure();
+  // Cancel the pairs the rewrite created with the conversions after the op
+  // now, so that the op is not seen between two cancelling pairs and
+  // rewritten back.
+  for (OpResult result : (*newOp)->getResults())
+    for (Operation *user : llvm::make_early_inc_range(result.getUsers())) {
+      auto back = dyn_cast<ConvertOp>(user);
+      if (!back)
+        continue;
+      for (Operation *next : llvm::make_early_inc_range(back->getUsers()))
+        if (auto forth = dyn_cast<ConvertOp>(next))
+          if (forth.getSrcLayout() == back.getDstLayout() &&
+              forth.getDstLayout() == back.getSrcLayout() &&
+              forth.getType() == result.getType())
+            rewriter.replaceOp(forth, result);
+      if (back->use_empty())
+        rewriter.eraseOp(back);
+    }
+  return newOp;
+}
+
+namespace {
 /// Rewrites a layout-agnostic op (anything but convolutions, contractions
 /// and pooling, whose layout the cost model chose) into the layout of the
 /// conversions around it when fewer conversions remain afterwards.
 struct PushConversionsThroughAgnosticOp
     : OpInterfaceRewritePattern<LayoutTransformOpInterface> {
-  /// With `foldIntoGenerics`, a conversion that will fold into the generic
-  /// producing its input costs nothing (see foldsIntoProducerGeneric).
   PushConversionsThroughAgnosticOp(MLIRContext *context, bool foldIntoGenerics)
       : OpInterfaceRewritePattern(context),
         foldIntoGenerics(foldIntoGenerics) {}
@@ -71,111 +185,7 @@ struct PushConversionsThroughAgnosticOp
     if (opClass == OpClass::Convolution || opClass == OpClass::Contraction ||
         opClass == OpClass::Pooling)
       return rewriter.notifyMatchFailure(op, "layout chosen by the cost model");
-    SmallVector<LayoutAttr> candidates = iface.getLayoutCandidates();
-    if (candidates.size() < 2)
-      return rewriter.notifyMatchFailure(op, "no other layout");
-    LayoutAttr current = candidates.front();
-
-    std::optional<LayoutAttr> best;
-    Gain bestGain;
-    for (LayoutAttr layout : ArrayRef(candidates).drop_front()) {
-      Gain gain = conversionsRemoved(iface, current, layout);
-      if (gain > bestGain) {
-        best = layout;
-        bestGain = gain;
-      }
-    }
-    if (!best)
-      return rewriter.notifyMatchFailure(op, "no layout removes conversions");
-    FailureOr<Operation *> newOp = iface.rewriteInLayout(rewriter, *best);
-    if (failed(newOp))
-      return failure();
-    // Cancel the pairs the rewrite created with the conversions after the
-    // op now, so that the op is not seen between two cancelling pairs and
-    // rewritten back.
-    for (OpResult result : (*newOp)->getResults())
-      for (Operation *user : llvm::make_early_inc_range(result.getUsers())) {
-        auto back = dyn_cast<ConvertOp>(user);
-        if (!back)
-          continue;
-        for (Operation *next : llvm::make_early_inc_range(back->getUsers()))
-          if (auto forth = dyn_cast<ConvertOp>(next))
-            if (forth.getSrcLayout() == back.getDstLayout() &&
-                forth.getDstLayout() == back.getSrcLayout() &&
-                forth.getType() == result.getType())
-              rewriter.replaceOp(forth, result);
-        if (back->use_empty())
-          rewriter.eraseOp(back);
-      }
-    return success();
-  }
-
-  /// Conversions that disappear minus conversions that appear, then (to
-  /// break ties) the bytes they convert: moving a conversion from a pad's
-  /// or a broadcast's result to its input converts less.
-  struct Gain {
-    int conversions = 0;
-    int64_t bytes = 0;
-    bool operator>(const Gain &other) const {
-      return std::tie(conversions, bytes) >
-             std::tie(other.conversions, other.bytes);
-    }
-    void add(int count, Value value) {
-      conversions += count;
-      auto type = dyn_cast<RankedTensorType>(value.getType());
-      if (type && type.hasStaticShape() && type.getElementType().isIntOrFloat())
-        bytes += count * type.getNumElements() *
-                 llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-    }
-  };
-
-  /// The Gain of rewriting the op to compute in `layout` instead of
-  /// `current`.
-  Gain conversionsRemoved(LayoutTransformOpInterface iface, LayoutAttr current,
-                          LayoutAttr layout) const {
-    bool zeroCopy = foldIntoGenerics && !current.isBlocked() &&
-                    !layout.isBlocked();
-    // A conversion of a value that is free to convert, or that the
-    // generic computing it absorbs, costs nothing, added or removed.
-    auto costsNothing = [&](Value value) {
-      return isFreeToConvert(value) ||
-             (zeroCopy && foldsIntoProducerGeneric(value));
-    };
-    Operation *op = iface.getOperation();
-    Gain gain;
-    llvm::SmallDenseSet<Value> seen;
-    for (OpOperand &operand : op->getOpOperands()) {
-      Value value = operand.get();
-      if (!iface.isActivationOperand(operand.getOperandNumber()) ||
-          !seen.insert(value).second)
-        continue;
-      auto convert = value.getDefiningOp<ConvertOp>();
-      if (convert && convert.getSrcLayout() == layout &&
-          convert.getDstLayout() == current) {
-        // The pair cancels.
-        if (value.hasOneUse() && !costsNothing(convert.getInput()))
-          gain.add(1, value);
-      } else if (!costsNothing(value)) {
-        gain.add(-1, value);
-      }
-    }
-    for (OpResult result : op->getResults()) {
-      if (!iface.isActivationResult(result.getResultNumber()) ||
-          result.use_empty())
-        continue;
-      bool allCancel = llvm::all_of(result.getUsers(), [&](Operation *user) {
-        auto convert = dyn_cast<ConvertOp>(user);
-        return convert && convert.getSrcLayout() == current &&
-               convert.getDstLayout() == layout;
-      });
-      if (allCancel)
-        gain.add(std::distance(result.getUsers().begin(),
-                               result.getUsers().end()),
-                 result);
-      else
-        gain.add(-1, result);
-    }
-    return gain;
+    return pushConversionsThrough(rewriter, iface, foldIntoGenerics);
   }
 
   bool foldIntoGenerics;

@@ -7,11 +7,12 @@
 // An FP16 NCHW convolution accumulating in FP32 runs in NHWC between layout
 // conversions (ALTE's rewrite: input, filter FCHW -> HWCF and accumulator
 // in, result out); strides, dilations and other attributes carry over.
+// The accumulator's fill is re-created in NHWC (the conversion cleanup).
 // CHECK-LABEL: func.func @f16_conv
 // CHECK-SAME: (%[[X:.*]]: tensor<1x32x10x10xf16>, %[[W:.*]]: tensor<64x32x3x3xf16>)
 // CHECK: %[[XC:.*]] = layout.convert %[[X]] from "NCHW" to "NHWC" : tensor<1x32x10x10xf16> -> tensor<1x10x10x32xf16>
 // CHECK: %[[WC:.*]] = layout.convert %[[W]] from "FCHW" to "HWCF" : tensor<64x32x3x3xf16> -> tensor<3x3x32x64xf16>
-// CHECK: %[[AC:.*]] = layout.convert %{{.*}} from "NCHW" to "NHWC" : tensor<1x64x4x4xf32> -> tensor<1x4x4x64xf32>
+// CHECK: %[[AC:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x4x4x64xf32>)
 // CHECK: %[[C:.*]] = linalg.conv_2d_nhwc_hwcf {dilations = dense<[2, 1]> : tensor<2xi64>, precision.decision = {{.*}}, strides = dense<[1, 2]> : tensor<2xi64>} ins(%[[XC]], %[[WC]] : tensor<1x10x10x32xf16>, tensor<3x3x32x64xf16>) outs(%[[AC]] : tensor<1x4x4x64xf32>)
 // CHECK: %[[Y:.*]] = layout.convert %[[C]] from "NHWC" to "NCHW" : tensor<1x4x4x64xf32> -> tensor<1x64x4x4xf32>
 // CHECK: return %[[Y]]
@@ -121,4 +122,40 @@ func.func @left_alone(%x: tensor<1x16x6x6xf16>, %w: tensor<16x16x3x3xf16>, %acc1
   linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
       ins(%bx, %bw : memref<1x16x6x6xf16>, memref<16x16x3x3xf16>) outs(%bacc : memref<1x16x4x4xf32>)
   return %a, %b, %c, %d : tensor<1x16x4x4xf16>, tensor<1x16x4x4xf32>, tensor<?x16x4x4xf32>, tensor<1x4x4x16xf32>
+}
+
+// -----
+
+// A max pool between two converted convolutions follows them into NHWC
+// (as --opsnn-propagate-layouts moves layout-agnostic ops): the
+// conversions between the three cancel, one stays at each end. Its input
+// and output are the convolutions' alone, so no other reader needs NCHW.
+// CHECK-LABEL: func.func @pool_follows
+// CHECK-SAME: (%[[X:[^:]*]]: tensor<1x16x10x10xf16>
+// CHECK: layout.convert %[[X]] from "NCHW" to "NHWC"
+// CHECK-NOT: from "NHWC" to "NCHW"
+// CHECK: %[[C1:.*]] = linalg.conv_2d_nhwc_hwcf
+// CHECK-NOT: layout.convert %[[C1]]
+// CHECK: %[[P:.*]] = linalg.pooling_nhwc_max {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x8x8x16xf32>, tensor<2x2xf32>)
+// CHECK-NOT: layout.convert %[[P]]
+// CHECK: %[[C2:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} -> tensor<1x2x2x16xf32>
+// CHECK: %[[Y:.*]] = layout.convert %[[C2]] from "NHWC" to "NCHW"
+// CHECK: return %[[Y]]
+func.func @pool_follows(%x: tensor<1x16x10x10xf16>, %w1: tensor<16x16x3x3xf16>, %w2: tensor<16x16x3x3xf32>)
+    -> tensor<1x16x2x2xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<1x16x8x8xf32>
+  %a1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %c1 = linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w1 : tensor<1x16x10x10xf16>, tensor<16x16x3x3xf16>) outs(%a1 : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %window = tensor.empty() : tensor<2x2xf32>
+  %e2 = tensor.empty() : tensor<1x16x4x4xf32>
+  %a2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
+  %p = linalg.pooling_nchw_max {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%c1, %window : tensor<1x16x8x8xf32>, tensor<2x2xf32>) outs(%a2 : tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
+  %e3 = tensor.empty() : tensor<1x16x2x2xf32>
+  %a3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<1x16x2x2xf32>) -> tensor<1x16x2x2xf32>
+  %c2 = linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>, opsnn.tf32}
+      ins(%p, %w2 : tensor<1x16x4x4xf32>, tensor<16x16x3x3xf32>) outs(%a3 : tensor<1x16x2x2xf32>) -> tensor<1x16x2x2xf32>
+  return %c2 : tensor<1x16x2x2xf32>
 }

@@ -13,7 +13,11 @@
 
 namespace mlir {
 class RewritePatternSet;
+class RewriterBase;
 namespace opsnn {
+namespace layout {
+class LayoutTransformOpInterface;
+} // namespace layout
 
 #define GEN_PASS_DECL
 #include "opsnn/Transforms/Passes.h.inc"
@@ -36,6 +40,15 @@ void mergeDuplicateConversions(Operation *root);
 /// input, read only there) counts as none.
 void populatePropagateLayoutsPatterns(RewritePatternSet &patterns,
                                       bool foldIntoGenerics = true);
+
+/// Rewrites `op` into the candidate layout that removes the most
+/// conversions around it, counted as --opsnn-propagate-layouts counts them
+/// (that pass does this for layout-agnostic ops), and cancels the pairs that
+/// meet; fails when no layout removes any.
+FailureOr<Operation *>
+pushConversionsThrough(RewriterBase &rewriter,
+                       layout::LayoutTransformOpInterface op,
+                       bool foldIntoGenerics = true);
 
 /// precision ops -> arith / math / tensor / linalg.
 void populateLowerPrecisionPatterns(RewritePatternSet &patterns);

@@ -1116,7 +1116,15 @@ def ConvertConvsToNHWCPass
     input and filter of one type (f16, bf16, i8, or f32 with `allow-tf32`
     or the `opsnn.tf32` attribute) and its accumulator (f32, i32) as the
     output, and C a multiple of the 16-byte copy or F a multiple of 8 (so
-    that `--opsnn-pad-conv-channels` pads C). Others keep their layout.
+    that `--opsnn-pad-conv-channels` pads C). An INT8 filter becomes FHWC
+    rather than HWCF (the kernel copies an F x K filter by cp.async, a
+    K x F one byte by byte). Once any is rewritten, the conversions are
+    cancelled and pushed through layout-agnostic ops as
+    `--opsnn-propagate-layouts` does, and the other convolutions and
+    pooling ops (depthwise, grouped, other types: the generic path) move
+    to the layout of the conversions around them where that removes some,
+    by the same count: a max pool between two rewritten convolutions does
+    not sit between two transposes. Others keep their layout.
     `--opsnn-lower-to-nvvm="tensor-cores=true"` and the CPU emulation
     (`--opsnn-lower-to-cpu="emulate-tensor-core-matmul=..."`) run it, then
     `--opsnn-propagate-layouts`, first.
@@ -1130,6 +1138,9 @@ def ConvertConvsToNHWCPass
   let statistics = [
     Statistic<"numConverted", "convs-converted",
               "NCHW convolutions rewritten into NHWC">,
+    Statistic<"numFollowed", "ops-followed",
+              "Other convolutions and pooling ops moved to their neighbours' "
+              "layout">,
   ];
 }
 
