@@ -92,7 +92,6 @@ struct ConvertConvsToNHWCPass
     });
     auto nhwc = layout::LayoutAttr::get(&getContext(), "NHWC");
     IRRewriter rewriter(&getContext());
-    llvm::SmallPtrSet<Operation *, 16> converted;
     for (linalg::Conv2DNchwFchwOp op : convs) {
       Value filter = op.getInputs()[1];
       bool int8 = getElementTypeOrSelf(filter.getType()).isInteger(8);
@@ -106,14 +105,12 @@ struct ConvertConvsToNHWCPass
                      "convolution into NHWC");
         return signalPassFailure();
       }
-      converted.insert(int8 ? useFHWCFilter(rewriter, hwcf, filter)
-                            : hwcf.getOperation());
+      if (int8)
+        useFHWCFilter(rewriter, hwcf, filter);
       ++numConverted;
     }
-    if (converted.empty())
-      return;
-    if (failed(followConvertedNeighbours(converted)))
-      return signalPassFailure();
+    if (!convs.empty())
+      followConvertedNeighbours();
   }
 
   /// The other convolutions and the pooling ops (whose layout a cost model
@@ -124,8 +121,9 @@ struct ConvertConvsToNHWCPass
   /// transposes. The conversions are first cancelled and pushed through
   /// the agnostic ops in between, then each op is tried in turn until none
   /// moves (each move removes conversions, or converted bytes: it ends).
-  LogicalResult
-  followConvertedNeighbours(const llvm::SmallPtrSetImpl<Operation *> &converted) {
+  /// 2-D NHWC convolutions stay: that is where the tensor-core kernel
+  /// takes them (the ones rewritten here, and any the input had).
+  void followConvertedNeighbours() {
     func::FuncOp func = getOperation();
     auto propagate = [&] {
       RewritePatternSet patterns(&getContext());
@@ -142,7 +140,7 @@ struct ConvertConvsToNHWCPass
       func.walk([&](layout::LayoutTransformOpInterface op) {
         OpClass opClass = computeOpFingerprint(op).opClass;
         if ((opClass == OpClass::Convolution || opClass == OpClass::Pooling) &&
-            !converted.contains(op))
+            !isa<linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNhwcFhwcOp>(*op))
           candidates.push_back(op);
       });
       for (layout::LayoutTransformOpInterface op : candidates)
@@ -151,7 +149,6 @@ struct ConvertConvsToNHWCPass
           moved = true;
         }
     }
-    return success();
   }
 };
 } // namespace

@@ -159,3 +159,24 @@ func.func @pool_follows(%x: tensor<1x16x10x10xf16>, %w1: tensor<16x16x3x3xf16>, 
       ins(%p, %w2 : tensor<1x16x4x4xf32>, tensor<16x16x3x3xf32>) outs(%a3 : tensor<1x16x2x2xf32>) -> tensor<1x16x2x2xf32>
   return %c2 : tensor<1x16x2x2xf32>
 }
+
+// -----
+
+// An NHWC convolution the input already had stays NHWC although moving it
+// to NCHW would cancel the conversions around it: that is where the
+// tensor-core kernel takes it.
+// CHECK-LABEL: func.func @nhwc_conv_stays
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x6x6x16xf16>, tensor<3x3x16x16xf16>)
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x6x6x16xf16>, tensor<3x3x16x16xf16>)
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+func.func @nhwc_conv_stays(%x: tensor<1x16x6x6xf16>, %w: tensor<16x16x3x3xf16>, %acc: tensor<1x16x4x4xf32>,
+                           %wn: tensor<3x3x16x16xf16>, %accn: tensor<1x4x4x16xf32>)
+    -> (tensor<1x16x4x4xf32>, tensor<1x16x4x4xf32>) {
+  %a = linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x16x6x6xf16>, tensor<16x16x3x3xf16>) outs(%acc : tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
+  %xn = layout.convert %x from "NCHW" to "NHWC" : tensor<1x16x6x6xf16> -> tensor<1x6x6x16xf16>
+  %bn = linalg.conv_2d_nhwc_hwcf {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%xn, %wn : tensor<1x6x6x16xf16>, tensor<3x3x16x16xf16>) outs(%accn : tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+  %b = layout.convert %bn from "NHWC" to "NCHW" : tensor<1x4x4x16xf32> -> tensor<1x16x4x4xf32>
+  return %a, %b : tensor<1x16x4x4xf32>, tensor<1x16x4x4xf32>
+}
