@@ -78,3 +78,33 @@ func.func @relu(%x: tensor<2x5x8x32xf32>) -> tensor<2x5x8x32xf32> {
   } -> tensor<2x5x8x32xf32>
   return %r : tensor<2x5x8x32xf32>
 }
+
+// -----
+
+// A strided channels-first convolution on bf16 (what mixed-bf16 leaves):
+// tiled and decomposed into conv_1d_ncw_fcw, but not vectorized, since
+// upstream vectorizes NCW by transposing bf16 vectors and x86 instruction
+// selection aborts on those ("Do not know how to soft promote this
+// operator's operand"). f16 is vectorized.
+// CHECK-LABEL: func @nchw_conv_bf16
+// CHECK: linalg.conv_1d_ncw_fcw
+// CHECK-NOT: vector.transpose
+// CHECK-LABEL: func @nchw_conv_f16
+// CHECK-NOT: linalg.conv_1d_ncw_fcw
+// CHECK: vector.transpose
+func.func @nchw_conv_bf16(%x: tensor<2x6x11x9xbf16>, %w: tensor<6x6x1x1xbf16>) -> tensor<2x6x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x6x6x5xf32>
+  %a = linalg.fill ins(%zero : f32) outs(%e : tensor<2x6x6x5xf32>) -> tensor<2x6x6x5xf32>
+  %y = linalg.conv_2d_nchw_fchw {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<2x6x11x9xbf16>, tensor<6x6x1x1xbf16>) outs(%a : tensor<2x6x6x5xf32>) -> tensor<2x6x6x5xf32>
+  return %y : tensor<2x6x6x5xf32>
+}
+func.func @nchw_conv_f16(%x: tensor<2x6x11x9xf16>, %w: tensor<6x6x1x1xf16>) -> tensor<2x6x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x6x6x5xf32>
+  %a = linalg.fill ins(%zero : f32) outs(%e : tensor<2x6x6x5xf32>) -> tensor<2x6x6x5xf32>
+  %y = linalg.conv_2d_nchw_fchw {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<2x6x11x9xf16>, tensor<6x6x1x1xf16>) outs(%a : tensor<2x6x6x5xf32>) -> tensor<2x6x6x5xf32>
+  return %y : tensor<2x6x6x5xf32>
+}
