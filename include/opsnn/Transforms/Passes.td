@@ -262,7 +262,9 @@ def TileAndVectorizeCPUPass
 
     Ops with dynamic bounds, and tiles the vectorizer rejects, are left to
     scalar loops (`convert-linalg-to-loops` after bufferization): slower,
-    never wrong.
+    never wrong. So are channels-first 1-D convolutions and pooling on
+    bf16: upstream vectorizes them by transposing bf16 vectors, which x86
+    instruction selection cannot legalize.
 
     Before:
 
