@@ -19,6 +19,7 @@
 #include "opsnn/Target/TensorCoreTiles.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -53,6 +54,15 @@ static bool takesTensorCoresInNHWC(linalg::Conv2DNchwFchwOp op,
   return input.getDimSize(1) % granule == 0 || output.getDimSize(1) % 8 == 0;
 }
 
+/// Copies `from`'s discardable attributes (precision decisions,
+/// opsnn.tf32) to `to`, another kind of op: not the indexing maps linalg
+/// memoizes there, which are `from`'s.
+static void copyDiscardableAttrs(Operation *from, Operation *to) {
+  for (NamedAttribute attr : from->getDiscardableAttrs())
+    if (attr.getName() != "linalg.memoized_indexing_maps")
+      to->setAttr(attr.getName(), attr.getValue());
+}
+
 /// The HWCF convolution ALTE's rewrite built, with an FHWC filter instead:
 /// an INT8 kernel copies an F x K filter by cp.async, but transposes a K x F
 /// one into shared memory with plain loads and byte stores (8-bit
@@ -69,14 +79,78 @@ static Operation *useFHWCFilter(RewriterBase &rewriter,
       rewriter, hwcf.getLoc(), hwcf.getResultTypes(),
       ValueRange{hwcf.getInputs()[0], filter}, hwcf.getOutputs(),
       hwcf.getStrides(), hwcf.getDilations());
-  for (NamedAttribute attr : hwcf->getDiscardableAttrs())
-    fhwc->setAttr(attr.getName(), attr.getValue());
+  copyDiscardableAttrs(hwcf, fhwc);
   Value hwcfFilter = hwcf.getInputs()[1];
   rewriter.replaceOp(hwcf, fhwc);
   if (auto convert = hwcfFilter.getDefiningOp<layout::ConvertOp>();
       convert && convert->use_empty())
     rewriter.eraseOp(convert);
   return fhwc;
+}
+
+/// Whether `op` is a depthwise convolution written as a grouped one (what
+/// the importer emits for group = C: one input and one output channel per
+/// group, between reshapes of the NCHW tensors), with static shapes.
+static bool isGroupedDepthwise(linalg::Conv2DNgchwGfchwOp op) {
+  if (!op.hasPureTensorSemantics())
+    return false;
+  auto input = dyn_cast<RankedTensorType>(op.getInputs()[0].getType());
+  auto filter = dyn_cast<RankedTensorType>(op.getInputs()[1].getType());
+  auto output = dyn_cast<RankedTensorType>(op.getResultTypes()[0]);
+  return input && filter && output && input.hasStaticShape() &&
+         filter.hasStaticShape() && output.hasStaticShape() &&
+         input.getDimSize(2) == 1 && filter.getDimSize(1) == 1 &&
+         filter.getDimSize(2) == 1 && output.getDimSize(2) == 1;
+}
+
+/// `op` (see isGroupedDepthwise) as a linalg.depthwise_conv_2d_nhwc_hwc
+/// between layout conversions and the reshapes that drop the unit group
+/// dimensions (they fold with the importer's): channels innermost, as the
+/// generic GPU path wants next to NHWC neighbours, whose conversions then
+/// cancel with these.
+static void rewriteGroupedDepthwiseInNHWC(RewriterBase &rewriter,
+                                          linalg::Conv2DNgchwGfchwOp op) {
+  MLIRContext *ctx = rewriter.getContext();
+  Location loc = op.getLoc();
+  auto layoutOf = [&](StringRef name) {
+    return layout::LayoutAttr::get(ctx, name);
+  };
+  // [N, G, 1, H, W] <-> [N, G, H, W]; [G, 1, 1, KH, KW] -> [G, KH, KW].
+  SmallVector<ReassociationIndices> image = {{0}, {1, 2}, {3}, {4}};
+  SmallVector<ReassociationIndices> window = {{0, 1, 2}, {3}, {4}};
+  rewriter.setInsertionPoint(op);
+  auto toNHWC = [&](Value grouped) {
+    Value nchw = tensor::CollapseShapeOp::create(rewriter, loc, grouped, image);
+    return layout::createConvert(rewriter, loc, nchw, layoutOf("NCHW"),
+                                 layoutOf("NHWC"));
+  };
+  Value input = toNHWC(op.getInputs()[0]);
+  // A filled accumulator is filled again in NHWC (no conversion kernel).
+  Value init;
+  auto outType = cast<RankedTensorType>(op.getResultTypes()[0]);
+  if (auto fill = op.getOutputs()[0].getDefiningOp<linalg::FillOp>();
+      fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
+    ArrayRef<int64_t> shape = outType.getShape(); // [N, G, 1, OH, OW]
+    Value empty = tensor::EmptyOp::create(
+        rewriter, loc, ArrayRef<int64_t>{shape[0], shape[3], shape[4], shape[1]},
+        outType.getElementType());
+    init = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty)
+               .getResult(0);
+  } else {
+    init = toNHWC(op.getOutputs()[0]);
+  }
+  Value filter = layout::createConvert(
+      rewriter, loc,
+      tensor::CollapseShapeOp::create(rewriter, loc, op.getInputs()[1], window),
+      layoutOf("CHW"), layoutOf("HWC"));
+  auto depthwise = linalg::DepthwiseConv2DNhwcHwcOp::create(
+      rewriter, loc, TypeRange{init.getType()}, ValueRange{input, filter},
+      ValueRange{init}, op.getStrides(), op.getDilations());
+  copyDiscardableAttrs(op, depthwise);
+  Value nchw = layout::createConvert(rewriter, loc, depthwise.getResult(0),
+                                     layoutOf("NHWC"), layoutOf("NCHW"));
+  rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(op, outType, nchw,
+                                                     image);
 }
 
 namespace {
@@ -109,8 +183,21 @@ struct ConvertConvsToNHWCPass
         useFHWCFilter(rewriter, hwcf, filter);
       ++numConverted;
     }
-    if (!convs.empty())
-      followConvertedNeighbours();
+    if (convs.empty())
+      return;
+    // The function goes channels-last: so do its depthwise convolutions,
+    // which would otherwise sit between two transposes each (MobileNet's,
+    // between pointwise convolutions).
+    SmallVector<linalg::Conv2DNgchwGfchwOp> depthwise;
+    getOperation().walk([&](linalg::Conv2DNgchwGfchwOp op) {
+      if (isGroupedDepthwise(op))
+        depthwise.push_back(op);
+    });
+    for (linalg::Conv2DNgchwGfchwOp op : depthwise) {
+      rewriteGroupedDepthwiseInNHWC(rewriter, op);
+      ++numDepthwise;
+    }
+    followConvertedNeighbours();
   }
 
   /// The other convolutions and the pooling ops (whose layout a cost model
@@ -129,6 +216,11 @@ struct ConvertConvsToNHWCPass
       RewritePatternSet patterns(&getContext());
       populateLayoutConversionCleanupPatterns(patterns);
       populatePropagateLayoutsPatterns(patterns);
+      // The depthwise rewrite's reshapes against the importer's.
+      tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns,
+                                                           &getContext());
+      tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns,
+                                                         &getContext());
       return applyPatternsGreedily(func, std::move(patterns));
     };
     IRRewriter rewriter(&getContext());

@@ -180,3 +180,47 @@ func.func @nhwc_conv_stays(%x: tensor<1x16x6x6xf16>, %w: tensor<16x16x3x3xf16>, 
   %b = layout.convert %bn from "NHWC" to "NCHW" : tensor<1x4x4x16xf32> -> tensor<1x16x4x4xf32>
   return %a, %b : tensor<1x16x4x4xf32>, tensor<1x16x4x4xf32>
 }
+
+// -----
+
+// MobileNet's pair as the importer writes it: a pointwise convolution (on
+// tensor cores) and a depthwise one as a grouped convolution with one
+// channel per group, between reshapes. The function goes channels-last, so
+// the depthwise one becomes depthwise_conv_2d_nhwc_hwc (the reshapes fold,
+// its filled accumulator is filled in NHWC): no conversion between the two.
+// The grouped convolution with two channels per group keeps its form.
+// CHECK-LABEL: func.func @depthwise_follows
+// CHECK: %[[P:.*]] = linalg.conv_2d_nhwc_hwcf
+// CHECK-NOT: layout.convert %[[P]]
+// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x6x6x32xf32>)
+// CHECK: %[[D:.*]] = linalg.depthwise_conv_2d_nhwc_hwc {{.*}} ins(%[[P]], %{{.*}} : tensor<1x8x8x32xf32>, tensor<3x3x32xf32>) outs(%[[F]] : tensor<1x6x6x32xf32>)
+// CHECK: %[[Y:.*]] = layout.convert %[[D]] from "NHWC" to "NCHW"
+// CHECK: return %[[Y]]
+// CHECK-LABEL: func.func @grouped_left_alone
+// CHECK: linalg.conv_2d_nhwc_hwcf
+// CHECK-NOT: linalg.depthwise
+// CHECK: linalg.conv_2d_ngchw_gfchw {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x16x2x8x8xf32>, tensor<16x2x2x3x3xf32>)
+func.func @depthwise_follows(%x: tensor<1x16x8x8xf16>, %wp: tensor<32x16x1x1xf16>, %wd: tensor<32x1x1x3x3xf32>)
+    -> tensor<1x32x6x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x8x8xf32>
+  %a = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
+  %p = linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %wp : tensor<1x16x8x8xf16>, tensor<32x16x1x1xf16>) outs(%a : tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
+  %pg = tensor.expand_shape %p [[0], [1, 2], [3], [4]] output_shape [1, 32, 1, 8, 8] : tensor<1x32x8x8xf32> into tensor<1x32x1x8x8xf32>
+  %ed = tensor.empty() : tensor<1x32x1x6x6xf32>
+  %ad = linalg.fill ins(%zero : f32) outs(%ed : tensor<1x32x1x6x6xf32>) -> tensor<1x32x1x6x6xf32>
+  %dg = linalg.conv_2d_ngchw_gfchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%pg, %wd : tensor<1x32x1x8x8xf32>, tensor<32x1x1x3x3xf32>) outs(%ad : tensor<1x32x1x6x6xf32>) -> tensor<1x32x1x6x6xf32>
+  %d = tensor.collapse_shape %dg [[0], [1, 2], [3], [4]] : tensor<1x32x1x6x6xf32> into tensor<1x32x6x6xf32>
+  return %d : tensor<1x32x6x6xf32>
+}
+func.func @grouped_left_alone(%x: tensor<1x16x2x8x8xf32>, %w: tensor<16x2x2x3x3xf32>, %acc: tensor<1x16x2x6x6xf32>,
+                              %xp: tensor<1x16x8x8xf16>, %wp: tensor<32x16x1x1xf16>, %accp: tensor<1x32x8x8xf32>)
+    -> (tensor<1x16x2x6x6xf32>, tensor<1x32x8x8xf32>) {
+  %p = linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%xp, %wp : tensor<1x16x8x8xf16>, tensor<32x16x1x1xf16>) outs(%accp : tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
+  %y = linalg.conv_2d_ngchw_gfchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x16x2x8x8xf32>, tensor<16x2x2x3x3xf32>) outs(%acc : tensor<1x16x2x6x6xf32>) -> tensor<1x16x2x6x6xf32>
+  return %y, %p : tensor<1x16x2x6x6xf32>, tensor<1x32x8x8xf32>
+}

@@ -1120,7 +1120,11 @@ def ConvertConvsToNHWCPass
     output, and C a multiple of the 16-byte copy or F a multiple of 8 (so
     that `--opsnn-pad-conv-channels` pads C). An INT8 filter becomes FHWC
     rather than HWCF (the kernel copies an F x K filter by cp.async, a
-    K x F one byte by byte). Once any is rewritten, the conversions are
+    K x F one byte by byte). Once any is rewritten the function goes
+    channels-last: a depthwise convolution in the importer's grouped form
+    (`conv_2d_ngchw_gfchw` with one input and one output channel per group,
+    between reshapes) becomes `depthwise_conv_2d_nhwc_hwc` between
+    conversions (its fill re-created in NHWC). Then the conversions are
     cancelled and pushed through layout-agnostic ops as
     `--opsnn-propagate-layouts` does, and the other convolutions and
     pooling ops (depthwise, grouped, other types: the generic path) move
@@ -1140,6 +1144,8 @@ def ConvertConvsToNHWCPass
   let statistics = [
     Statistic<"numConverted", "convs-converted",
               "NCHW convolutions rewritten into NHWC">,
+    Statistic<"numDepthwise", "depthwise-converted",
+              "Grouped depthwise convolutions rewritten into NHWC">,
     Statistic<"numFollowed", "ops-followed",
               "Other convolutions and pooling ops moved to their neighbours' "
               "layout">,
