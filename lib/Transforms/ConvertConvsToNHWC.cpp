@@ -125,20 +125,7 @@ static void rewriteGroupedDepthwiseInNHWC(RewriterBase &rewriter,
                                  layoutOf("NHWC"));
   };
   Value input = toNHWC(op.getInputs()[0]);
-  // A filled accumulator is filled again in NHWC (no conversion kernel).
-  Value init;
-  auto outType = cast<RankedTensorType>(op.getResultTypes()[0]);
-  if (auto fill = op.getOutputs()[0].getDefiningOp<linalg::FillOp>();
-      fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
-    ArrayRef<int64_t> shape = outType.getShape(); // [N, G, 1, OH, OW]
-    Value empty = tensor::EmptyOp::create(
-        rewriter, loc, ArrayRef<int64_t>{shape[0], shape[3], shape[4], shape[1]},
-        outType.getElementType());
-    init = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty)
-               .getResult(0);
-  } else {
-    init = toNHWC(op.getOutputs()[0]);
-  }
+  Value init = toNHWC(op.getOutputs()[0]);
   Value filter = layout::createConvert(
       rewriter, loc,
       tensor::CollapseShapeOp::create(rewriter, loc, op.getInputs()[1], window),
@@ -149,8 +136,8 @@ static void rewriteGroupedDepthwiseInNHWC(RewriterBase &rewriter,
   copyDiscardableAttrs(op, depthwise);
   Value nchw = layout::createConvert(rewriter, loc, depthwise.getResult(0),
                                      layoutOf("NHWC"), layoutOf("NCHW"));
-  rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(op, outType, nchw,
-                                                     image);
+  rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+      op, op.getResultTypes()[0], nchw, image);
 }
 
 namespace {
@@ -216,11 +203,15 @@ struct ConvertConvsToNHWCPass
       RewritePatternSet patterns(&getContext());
       populateLayoutConversionCleanupPatterns(patterns);
       populatePropagateLayoutsPatterns(patterns);
-      // The depthwise rewrite's reshapes against the importer's.
+      // The depthwise rewrite's reshapes against the importer's, and
+      // through its accumulator's fill (which the conversion cleanup then
+      // re-creates in NHWC).
       tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns,
                                                            &getContext());
       tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns,
                                                          &getContext());
+      linalg::FillOp::getCanonicalizationPatterns(patterns, &getContext());
+      tensor::EmptyOp::getCanonicalizationPatterns(patterns, &getContext());
       return applyPatternsGreedily(func, std::move(patterns));
     };
     IRRewriter rewriter(&getContext());
