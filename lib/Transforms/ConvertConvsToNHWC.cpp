@@ -32,19 +32,32 @@ namespace mlir::opsnn {
 using namespace mlir;
 using namespace mlir::opsnn;
 
+/// The input, filter and result types of convolution `op` on tensors, when
+/// all three are static.
+static std::optional<std::array<RankedTensorType, 3>>
+getStaticConvTypes(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics())
+    return std::nullopt;
+  std::array<RankedTensorType, 3> types = {
+      dyn_cast<RankedTensorType>(op.getDpsInputs()[0].getType()),
+      dyn_cast<RankedTensorType>(op.getDpsInputs()[1].getType()),
+      dyn_cast<RankedTensorType>(op->getResultTypes()[0])};
+  if (llvm::any_of(types, [](RankedTensorType type) {
+        return !type || !type.hasStaticShape();
+      }))
+    return std::nullopt;
+  return types;
+}
+
 /// Whether the tensor-core kernel takes `op` once it is an NHWC
 /// convolution: static shapes, tensor-core types, and C whole 16-byte
 /// copies or F a multiple of 8 (then --opsnn-pad-conv-channels pads C).
 static bool takesTensorCoresInNHWC(linalg::Conv2DNchwFchwOp op,
                                    bool allowTF32) {
-  if (!op.hasPureTensorSemantics())
+  std::optional<std::array<RankedTensorType, 3>> types = getStaticConvTypes(op);
+  if (!types)
     return false;
-  auto input = dyn_cast<RankedTensorType>(op.getInputs()[0].getType());
-  auto filter = dyn_cast<RankedTensorType>(op.getInputs()[1].getType());
-  auto output = dyn_cast<RankedTensorType>(op.getResultTypes()[0]);
-  if (!input || !filter || !output || !input.hasStaticShape() ||
-      !filter.hasStaticShape() || !output.hasStaticShape())
-    return false;
+  auto [input, filter, output] = *types;
   Type element = input.getElementType();
   if (!takesTensorCoreTypes(element, filter.getElementType(),
                             output.getElementType(),
@@ -67,9 +80,8 @@ static void copyDiscardableAttrs(Operation *from, Operation *to) {
 /// an INT8 kernel copies an F x K filter by cp.async, but transposes a K x F
 /// one into shared memory with plain loads and byte stores (8-bit
 /// fragments have no ldmatrix.trans).
-static Operation *useFHWCFilter(RewriterBase &rewriter,
-                                linalg::Conv2DNhwcHwcfOp hwcf,
-                                Value fchwFilter) {
+static void useFHWCFilter(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp hwcf,
+                          Value fchwFilter) {
   MLIRContext *ctx = rewriter.getContext();
   rewriter.setInsertionPoint(hwcf);
   Value filter = layout::createConvert(
@@ -85,21 +97,17 @@ static Operation *useFHWCFilter(RewriterBase &rewriter,
   if (auto convert = hwcfFilter.getDefiningOp<layout::ConvertOp>();
       convert && convert->use_empty())
     rewriter.eraseOp(convert);
-  return fhwc;
 }
 
 /// Whether `op` is a depthwise convolution written as a grouped one (what
 /// the importer emits for group = C: one input and one output channel per
 /// group, between reshapes of the NCHW tensors), with static shapes.
 static bool isGroupedDepthwise(linalg::Conv2DNgchwGfchwOp op) {
-  if (!op.hasPureTensorSemantics())
+  std::optional<std::array<RankedTensorType, 3>> types = getStaticConvTypes(op);
+  if (!types)
     return false;
-  auto input = dyn_cast<RankedTensorType>(op.getInputs()[0].getType());
-  auto filter = dyn_cast<RankedTensorType>(op.getInputs()[1].getType());
-  auto output = dyn_cast<RankedTensorType>(op.getResultTypes()[0]);
-  return input && filter && output && input.hasStaticShape() &&
-         filter.hasStaticShape() && output.hasStaticShape() &&
-         input.getDimSize(2) == 1 && filter.getDimSize(1) == 1 &&
+  auto [input, filter, output] = *types;
+  return input.getDimSize(2) == 1 && filter.getDimSize(1) == 1 &&
          filter.getDimSize(2) == 1 && output.getDimSize(2) == 1;
 }
 
