@@ -27,7 +27,8 @@ void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
                                           const LowerToCPUOptions &options) {
   // The tensor-core pipeline's NCHW convolutions in NHWC, as on the GPU.
   if (!options.emulateTensorCoreMatmul.empty())
-    addTensorCoreConvLayoutStage(pm, options.emulateTensorCoreTF32);
+    addTensorCoreConvLayoutStage(pm, options.emulateTensorCoreTF32,
+                                 options.emulateTensorCoreMatmul);
   addLowerToLinalgStage(pm);
   // The emulated GPU kernels match linalg ops on buffers: nothing is
   // vectorized beforehand.
@@ -37,6 +38,7 @@ void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
   if (!options.emulateTensorCoreMatmul.empty()) {
     PadConvChannelsPassOptions padChannels;
     padChannels.allowTF32 = options.emulateTensorCoreTF32;
+    padChannels.targetName = options.emulateTensorCoreMatmul;
     pm.addNestedPass<func::FuncOp>(createPadConvChannelsPass(padChannels));
   }
   addBufferizationStage(pm);

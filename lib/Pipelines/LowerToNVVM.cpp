@@ -97,39 +97,47 @@ LogicalResult mlir::opsnn::verifyLowerToNVVMOptions(
   unsigned version = 0;
   if (options.tensorCores &&
       (!chip.consume_front("sm_") || chip.consumeInteger(10, version) ||
-       version < 80))
-    return emitError("opsnn-lower-to-nvvm: tensor-cores needs sm_80 or "
-                     "later (mma.sync m16n8k16), got chip '" +
+       version < 75))
+    return emitError("opsnn-lower-to-nvvm: tensor-cores needs sm_75 or "
+                     "later (mma.sync m16n8k8), got chip '" +
+                     options.chip.getValue() + "'");
+  if (options.tensorCores && options.tensorCoreTF32 && version < 80)
+    return emitError("opsnn-lower-to-nvvm: tensor-core-tf32 needs sm_80 or "
+                     "later (Turing has no TF32 mma.sync), got chip '" +
                      options.chip.getValue() + "'");
   return success();
 }
 
 void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
                                            const LowerToNVVMOptions &options) {
+  // Tiles and instructions for the first built-in target of this chip
+  // (sm_90: h100; sm_75: t4), a100's for a chip that has none.
+  std::string tensorCoreTarget = "a100";
+  for (const TargetDescription &t : getBuiltinTargets())
+    if (t.chip == options.chip.getValue()) {
+      tensorCoreTarget = t.name;
+      break;
+    }
   // NCHW convolutions onto the tensor-core kernel's NHWC.
   if (options.tensorCores)
-    addTensorCoreConvLayoutStage(pm, options.tensorCoreTF32);
+    addTensorCoreConvLayoutStage(pm, options.tensorCoreTF32, tensorCoreTarget);
   // Narrowing casts stay out of contractions: GEMMs read f16/bf16.
   addLowerToLinalgStage(pm, /*fuseNarrowingCasts=*/false);
   if (options.tensorCores) {
     // C = 3 convolutions padded for the tensor-core kernel.
     PadConvChannelsPassOptions padChannels;
     padChannels.allowTF32 = options.tensorCoreTF32;
+    padChannels.targetName = tensorCoreTarget;
     pm.addNestedPass<func::FuncOp>(createPadConvChannelsPass(padChannels));
   }
   addBufferizationStage(pm);
   // Every host buffer a kernel may touch: registered or managed memory.
   pm.addPass(createGPUHostBuffersPass());
   if (options.tensorCores) {
-    // Tiles for the first built-in target of this chip (sm_90: h100).
     GPUTensorCoreMatmulPassOptions tensorCores;
     tensorCores.stages = options.tensorCoreStages;
     tensorCores.allowTF32 = options.tensorCoreTF32;
-    for (const TargetDescription &t : getBuiltinTargets())
-      if (t.chip == options.chip.getValue()) {
-        tensorCores.targetName = t.name;
-        break;
-      }
+    tensorCores.targetName = tensorCoreTarget;
     pm.addNestedPass<func::FuncOp>(createGPUTensorCoreMatmulPass(tensorCores));
   }
 

@@ -39,9 +39,11 @@ void mlir::opsnn::addLowerToLinalgStage(OpPassManager &pm,
 }
 
 void mlir::opsnn::addTensorCoreConvLayoutStage(OpPassManager &pm,
-                                                bool allowTF32) {
+                                                bool allowTF32,
+                                                llvm::StringRef targetName) {
   ConvertConvsToNHWCPassOptions nhwc;
   nhwc.allowTF32 = allowTF32;
+  nhwc.targetName = targetName.str();
   pm.addNestedPass<func::FuncOp>(createConvertConvsToNHWCPass(nhwc));
   pm.addNestedPass<func::FuncOp>(createPropagateLayoutsPass());
 }

@@ -26,10 +26,11 @@ void addLowerToLinalgStage(OpPassManager &pm, bool fuseNarrowingCasts = true);
 /// Before addLowerToLinalgStage in the tensor-core pipelines (GPU and its
 /// CPU emulation): NCHW convolutions the tensor-core kernel takes in NHWC
 /// are rewritten into NHWC between layout conversions
-/// (--opsnn-convert-convs-to-nhwc, f32 ones with `allowTF32`), and the
-/// conversions are propagated, cancelled and folded
-/// (--opsnn-propagate-layouts).
-void addTensorCoreConvLayoutStage(OpPassManager &pm, bool allowTF32);
+/// (--opsnn-convert-convs-to-nhwc for the tensor cores of `targetName`,
+/// f32 ones with `allowTF32`), and the conversions are propagated,
+/// cancelled and folded (--opsnn-propagate-layouts).
+void addTensorCoreConvLayoutStage(OpPassManager &pm, bool allowTF32,
+                                  llvm::StringRef targetName);
 
 /// One-shot bufferization: function arguments and results become
 /// identity-layout memrefs, results are returned (allocated by the callee,

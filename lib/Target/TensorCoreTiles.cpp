@@ -24,11 +24,30 @@ std::string MatmulTileConfig::str() const {
 /// Shared memory the CUDA driver reserves per block on sm_80 and later.
 constexpr int64_t kReservedSharedMemoryPerBlock = 1024;
 
-/// The compute capability of `chip` ("sm_80" -> 80), 0 if not of that form.
-static int64_t computeCapability(const std::string &chip) {
+int64_t mlir::opsnn::computeCapability(const std::string &chip) {
   if (chip.rfind("sm_", 0) != 0)
     return 0;
   return std::atoll(chip.c_str() + 3);
+}
+
+bool TensorCoreISA::takesOperandType(Type element) const {
+  return element.isF16() || (element.isBF16() && bf16) ||
+         (element.isF32() && tf32) || (element.isInteger(8) && int8);
+}
+
+std::optional<TensorCoreISA>
+mlir::opsnn::getTensorCoreISA(const TargetDescription &target) {
+  int64_t cc = computeCapability(target.chip);
+  // Not a GPU chip (the host): the sm_80 kernel, emulated.
+  if (cc == 0 || cc >= 80)
+    return TensorCoreISA();
+  if (cc < 75)
+    return std::nullopt;
+  TensorCoreISA turing;
+  turing.asyncCopies = false;
+  turing.f16FragmentK = 8;
+  turing.bf16 = turing.tf32 = turing.int8 = false;
+  return turing;
 }
 
 int64_t
@@ -53,9 +72,11 @@ int64_t mlir::opsnn::tensorCoreSharedMemoryLimit(
 }
 
 int64_t mlir::opsnn::selectStages(const MatmulTileConfig &config, int64_t k,
-                                  int64_t elementBytes, int64_t limit) {
+                                  int64_t elementBytes, int64_t limit,
+                                  int64_t maxStages) {
   int64_t steps = std::max<int64_t>(1, blockSteps(k, config.blockK));
-  for (int64_t stages = std::min<int64_t>(3, steps); stages >= 1; --stages)
+  for (int64_t stages = std::min<int64_t>(maxStages, steps); stages >= 1;
+       --stages)
     if (stages * config.sharedBytes(elementBytes) <= limit)
       return stages;
   return 0;
@@ -116,6 +137,8 @@ mlir::opsnn::selectMatmulTiles(const TargetDescription &target,
       {128, 128}, {128, 64}, {64, 128}, {64, 64}, {64, 32}, {32, 64},
       {32, 32},   {32, 16},  {16, 32},  {16, 16}, {16, 8}};
   int64_t smemLimit = tensorCoreSharedMemoryLimit(target);
+  std::optional<TensorCoreISA> isa = getTensorCoreISA(target);
+  int64_t maxStages = isa ? isa->maxStages() : 3;
   int64_t sms = std::max<int64_t>(1, target.smCount);
 
   std::optional<MatmulTileConfig> best;
@@ -134,7 +157,8 @@ mlir::opsnn::selectMatmulTiles(const TargetDescription &target,
       // Rule 5: the deepest pipeline that fits, BK by rule 3 then 16 for
       // each depth.
       bool fits = false;
-      for (int64_t s = stages > 0 ? stages : 3; !fits && s >= 1; --s) {
+      for (int64_t s = stages > 0 ? stages : maxStages; !fits && s >= 1;
+           --s) {
         for (int64_t bk : {preferredBlockK(k, minBK), minBK}) {
           config.blockK = bk;
           config.stages =

@@ -53,7 +53,7 @@ getStaticConvTypes(linalg::LinalgOp op) {
 /// convolution: static shapes, tensor-core types, and C whole 16-byte
 /// copies or F a multiple of 8 (then --opsnn-pad-conv-channels pads C).
 static bool takesTensorCoresInNHWC(linalg::Conv2DNchwFchwOp op,
-                                   bool allowTF32) {
+                                   bool allowTF32, const TensorCoreISA &isa) {
   std::optional<std::array<RankedTensorType, 3>> types = getStaticConvTypes(op);
   if (!types)
     return false;
@@ -61,7 +61,7 @@ static bool takesTensorCoresInNHWC(linalg::Conv2DNchwFchwOp op,
   Type element = input.getElementType();
   if (!takesTensorCoreTypes(element, filter.getElementType(),
                             output.getElementType(),
-                            allowTF32 || op->hasAttr(kTF32Attr)))
+                            allowTF32 || op->hasAttr(kTF32Attr), isa))
     return false;
   int64_t granule = copyElements(element.getIntOrFloatBitWidth() / 8);
   return input.getDimSize(1) % granule == 0 || output.getDimSize(1) % 8 == 0;
@@ -154,9 +154,13 @@ struct ConvertConvsToNHWCPass
   using Base::Base;
 
   void runOnOperation() override {
+    FailureOr<TensorCoreISA> isa =
+        lookupTensorCoreISA(getOperation().getLoc(), targetName);
+    if (failed(isa))
+      return signalPassFailure();
     SmallVector<linalg::Conv2DNchwFchwOp> convs;
     getOperation().walk([&](linalg::Conv2DNchwFchwOp op) {
-      if (takesTensorCoresInNHWC(op, allowTF32))
+      if (takesTensorCoresInNHWC(op, allowTF32, *isa))
         convs.push_back(op);
     });
     auto nhwc = layout::LayoutAttr::get(&getContext(), "NHWC");

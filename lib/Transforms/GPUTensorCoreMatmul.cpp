@@ -62,6 +62,8 @@ using namespace mlir::opsnn;
 namespace {
 
 constexpr int64_t kThreadsPerWarp = 32;
+/// The bytes of one tile copy (cp.async, or a vector load and store).
+constexpr int64_t kCopyBytes = 16;
 
 /// Element `e` of the 1-D `vector` as a vector<1x...> (extract and
 /// from_elements: the GPU pipeline lowers no extract_strided_slice).
@@ -137,8 +139,8 @@ struct MatrixEdges {
 class KernelBuilder {
 public:
   KernelBuilder(OpBuilder &b, Location loc, const TensorCoreMatmul &mm,
-                const MatmulTileConfig &cfg)
-      : b(b), loc(loc), mm(mm), cfg(cfg) {
+                const MatmulTileConfig &cfg, const TensorCoreISA &isa)
+      : b(b), loc(loc), mm(mm), cfg(cfg), mmaISA(isa) {
     if (mm.conv) {
       aIndexMaps = mm.conv->inputIndexMaps(b.getContext());
       aBounds = mm.conv->inputBounds();
@@ -205,8 +207,9 @@ public:
   int64_t copyElements() const {
     return opsnn::copyElements(elementBytes());
   }
-  /// K of one fragment: 16 (m16n8k16, f16/bf16) or 8 (m16n8k8, tf32).
-  int64_t mmaK() const { return mmaFragmentK(elementBytes()); }
+  /// K of one fragment: 16 (m16n8k16, f16/bf16; sm_75: m16n8k8 f16), 8
+  /// (m16n8k8, tf32) or 32 (m16n8k32, i8).
+  int64_t mmaK() const { return mmaISA.fragmentK(elementBytes()); }
   int64_t fragsM() const { return cfg.warpM / kMmaM; }
   int64_t fragsN() const { return cfg.warpN / kMmaN; }
   int64_t fragsPerWarp() const { return fragsM() * fragsN(); }
@@ -274,6 +277,38 @@ public:
   /// takeCopyTokens (the guarded ones' tokens stay in their scf.if: the
   /// tokens order nothing after the NVVM lowering, the groups do).
   SmallVector<Value> takeCopyTokens() { return std::exchange(copyTokens, {}); }
+
+  /// Synchronous copies (no cp.async: sm_75) whose shared-memory stores
+  /// wait for storePendingCopies: a copy's loads are issued where it is
+  /// emitted, its stores later (after the warps' compute on the previous
+  /// stage, so that the loads' latency hides behind it). Every load then
+  /// reads inside its source: a copy that the last, partial round of
+  /// chunks does not have re-reads the last chunk, and its store is
+  /// guarded instead of the whole copy.
+  bool deferStores = false;
+  /// Emits the deferred stores (see deferStores), in the order of their
+  /// loads.
+  void storePendingCopies() {
+    for (PendingStore &pending : std::exchange(pendingStores, {})) {
+      auto store = [&]() {
+        if (isa<VectorType>(pending.value.getType()))
+          vector::StoreOp::create(b, loc, pending.value, pending.dst,
+                                  pending.indices, /*nontemporal=*/false,
+                                  llvm::MaybeAlign(kCopyBytes));
+        else
+          memref::StoreOp::create(b, loc, pending.value, pending.dst,
+                                  pending.indices);
+      };
+      if (!pending.guard) {
+        store();
+        continue;
+      }
+      scf::IfOp::create(b, loc, pending.guard, [&](OpBuilder &, Location) {
+        store();
+        scf::YieldOp::create(b, loc);
+      });
+    }
+  }
 
   /// The 16-byte copies of thread `tid` for the K step at `k0`: chunk
   /// c = i * threads + tid of the A tile (BK/8 chunks per row) and of the B
@@ -598,9 +633,11 @@ private:
           ValueRange{index});
     };
     for (int64_t first = 0; first < chunks; first += threads) {
-      Value chunk = add(tid, first);
-      auto emit = [&](OpBuilder &nested, bool guarded) {
-        OpBuilder::InsertionGuard guard(b);
+      // `guard`: whether the copy exists, for deferred stores (see
+      // deferStores) that read a clamped chunk.
+      auto emit = [&](OpBuilder &nested, Value chunk, bool guarded,
+                      Value guard) {
+        OpBuilder::InsertionGuard insertionGuard(b);
         b.setInsertionPoint(nested.getInsertionBlock(),
                             nested.getInsertionPoint());
         Value row = div(chunk, perRow);
@@ -638,10 +675,10 @@ private:
                 });
             Value v = ifOp.getResult(0);
             Value tileCol = add(col, e);
-            memref::StoreOp::create(
-                b, loc, v, dst,
-                transposeIntoTile ? ValueRange{stage, tileCol, row}
-                                  : ValueRange{stage, row, tileCol});
+            storeToTile(v, dst,
+                        transposeIntoTile ? ValueRange{stage, tileCol, row}
+                                          : ValueRange{stage, row, tileCol},
+                        guard);
           }
           return;
         }
@@ -674,9 +711,8 @@ private:
           Value v = zeroOutside(
               vector::LoadOp::create(b, loc, type, src, srcIndices));
           for (int64_t e = 0; e < copyWidth; ++e)
-            memref::StoreOp::create(
-                b, loc, vector::ExtractOp::create(b, loc, v, e), dst,
-                ValueRange{stage, add(col, e), row});
+            storeToTile(vector::ExtractOp::create(b, loc, v, e), dst,
+                        ValueRange{stage, add(col, e), row}, guard);
           return;
         }
         if (asyncCopies) {
@@ -692,20 +728,35 @@ private:
             copyTokens.push_back(token);
           return;
         }
+        if (deferStores) {
+          // vector.load/store (the GPU pipeline lowers no transfers that
+          // are not cp.async or fragments), aligned: one 16-byte access.
+          Value v = zeroOutside(vector::LoadOp::create(
+              b, loc, type, src, srcIndices, /*nontemporal=*/false,
+              llvm::MaybeAlign(kCopyBytes)));
+          storeToTile(v, dst, dstIndices, guard);
+          return;
+        }
         Value v = zeroOutside(vector::TransferReadOp::create(
             b, loc, type, src, srcIndices, pad, ArrayRef<bool>{true}));
         vector::TransferWriteOp::create(b, loc, v, dst, dstIndices,
                                         ArrayRef<bool>{true});
       };
+      Value chunk = add(tid, first);
       if (first + threads <= chunks) {
-        emit(b, /*guarded=*/false);
+        emit(b, chunk, /*guarded=*/false, /*guard=*/nullptr);
         continue;
       }
       // The last round has fewer chunks than threads.
       Value inRange = arith::CmpIOp::create(
           b, loc, arith::CmpIPredicate::ult, chunk, cst(chunks));
+      if (deferStores) {
+        // Loads of the last chunk instead, the stores under the guard.
+        emit(b, clampBelow(chunk, chunks - 1), /*guarded=*/false, inRange);
+        continue;
+      }
       scf::IfOp::create(b, loc, inRange, [&](OpBuilder &nested, Location) {
-        emit(nested, /*guarded=*/true);
+        emit(nested, chunk, /*guarded=*/true, /*guard=*/nullptr);
         scf::YieldOp::create(nested, loc);
       });
     }
@@ -749,6 +800,26 @@ private:
   /// A padded convolution's input bounds (ImplicitGemmConv::inputBounds).
   SmallVector<int64_t, 4> aBounds;
   SmallVector<Value> copyTokens;
+  const TensorCoreISA &mmaISA;
+  /// A shared-memory store of a synchronous copy (see deferStores).
+  struct PendingStore {
+    Value value, dst;
+    SmallVector<Value, 3> indices;
+    /// Null, or whether the copy exists (the last round of chunks).
+    Value guard;
+  };
+  SmallVector<PendingStore> pendingStores;
+  /// Emits `value`'s store to dst[indices] now or, with deferStores, into
+  /// pendingStores (under `guard`, when set).
+  void storeToTile(Value value, Value dst, ValueRange indices, Value guard) {
+    if (deferStores) {
+      pendingStores.push_back(
+          {value, dst, SmallVector<Value, 3>(indices), guard});
+      return;
+    }
+    assert(!guard && "an immediate store is guarded by its scf.if");
+    memref::StoreOp::create(b, loc, value, dst, indices);
+  }
 };
 
 } // namespace
@@ -889,12 +960,24 @@ constexpr int64_t kMaxGridZ = 65535;
 /// group (no overlap) and starts a new group at every scf.if (the guarded
 /// copies), so threads would commit different numbers of groups and no
 /// numGroups could be right for all of them.
+///
+/// Without cp.async (sm_75, `isa.asyncCopies` false) the copies are
+/// synchronous, loads into registers and stores to shared memory, and
+/// iteration k issues the loads of step k+S-1 before the warps compute on
+/// stage k mod S but its stores after that compute (KernelBuilder::
+/// deferStores), so the loads are in flight while the tensor cores work;
+/// the hazards are as above, the barrier at the top of iteration k+1
+/// publishing the stores. The loads of the last S-1 iterations re-read the
+/// last step (no branch around loads whose values cross the compute), and
+/// only their stores are skipped.
 static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
                                     const TensorCoreMatmul &mm,
                                     const MatmulTileConfig &cfg,
-                                    bool asyncCopies) {
-  KernelBuilder kb(b, loc, mm, cfg);
+                                    const TensorCoreISA &isa, bool toNVGPU) {
+  bool asyncCopies = toNVGPU && isa.asyncCopies;
+  KernelBuilder kb(b, loc, mm, cfg, isa);
   kb.asyncCopies = asyncCopies;
+  kb.deferStores = !isa.asyncCopies;
   auto shared = gpu::AddressSpaceAttr::get(b.getContext(),
                                            gpu::AddressSpace::Workgroup);
   MemRefType typeA = kb.sharedTypeA(shared, mm.elementType);
@@ -986,6 +1069,7 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
         [&](OpBuilder &, Location, Value k0, ValueRange iterAccs) {
           Value stage = kb.cst(0);
           kb.emitCopies(tid, bm0, bn0, k0, stage, sA, sB);
+          kb.storePendingCopies();
           if (asyncCopies)
             wait(commit(), 0);
           gpu::BarrierOp::create(b, loc);
@@ -999,9 +1083,11 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
     // Prologue: steps 0 .. S-2, one group each (empty past K).
     Value token;
     for (int64_t s = 0; s + 1 < stages; ++s) {
-      if (s < steps)
+      if (s < steps) {
         kb.emitCopies(tid, bm0, bn0, kb.cst(s * cfg.blockK), kb.cst(s), sA,
                       sB);
+        kb.storePendingCopies();
+      }
       if (asyncCopies)
         token = commit();
     }
@@ -1022,6 +1108,30 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
               (k0Expr.floorDiv(cfg.blockK) + (stages - 1)) % stages, {k0});
           Value inRange = arith::CmpIOp::create(
               b, loc, arith::CmpIPredicate::ult, nextK0, kb.cst(mm.k));
+          auto computeStage = [&]() {
+            return kb.apply(k0Expr.floorDiv(cfg.blockK) % stages, {k0});
+          };
+          if (kb.deferStores) {
+            // Loads of step min(k+S-1, last), compute, then the stores.
+            Value loadK0 = affine::AffineMinOp::create(
+                b, loc,
+                AffineMap::get(0, 1,
+                               {k0Expr + (stages - 1) * cfg.blockK,
+                                getAffineConstantExpr((steps - 1) * cfg.blockK,
+                                                      b.getContext())},
+                               b.getContext()),
+                ValueRange{k0});
+            kb.emitCopies(tid, bm0, bn0, loadK0, nextStage, sA, sB);
+            SmallVector<Value> next =
+                kb.warpStep(wm0, wn0, computeStage(), fragA, fragB,
+                            llvm::to_vector(iterAccs));
+            scf::IfOp::create(b, loc, inRange, [&](OpBuilder &, Location) {
+              kb.storePendingCopies();
+              scf::YieldOp::create(b, loc);
+            });
+            scf::YieldOp::create(b, loc, next);
+            return;
+          }
           TypeRange ifTypes;
           if (asyncCopies)
             ifTypes = tokenType;
@@ -1038,10 +1148,9 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
               scf::YieldOp::create(b, loc, commit());
             }
           }
-          Value stage =
-              kb.apply(k0Expr.floorDiv(cfg.blockK) % stages, {k0});
-          SmallVector<Value> next = kb.warpStep(wm0, wn0, stage, fragA, fragB,
-                                                llvm::to_vector(iterAccs));
+          SmallVector<Value> next =
+              kb.warpStep(wm0, wn0, computeStage(), fragA, fragB,
+                          llvm::to_vector(iterAccs));
           if (asyncCopies)
             next.push_back(ifOp.getResult(0));
           scf::YieldOp::create(b, loc, next);
@@ -1059,11 +1168,16 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
 /// are indexed as on the GPU: a prologue copies steps 0 .. S-2 into stages
 /// 0 .. S-2, iteration k copies step k+S-1 into stage (k+S-1) mod S (when
 /// it exists) and computes on stage k mod S; a wrong stage index reads
-/// another step's tiles and shows in the results.
+/// another step's tiles and shows in the results. Without cp.async (see
+/// buildGPUKernel) the copies are the GPU's synchronous ones, loads of a
+/// clamped chunk and step with guarded stores, and those of iteration k
+/// land after its compute, as their stores do on the GPU.
 static void buildCPUEmulation(OpBuilder &b, Location loc,
                               const TensorCoreMatmul &mm,
-                              const MatmulTileConfig &cfg) {
-  KernelBuilder kb(b, loc, mm, cfg);
+                              const MatmulTileConfig &cfg,
+                              const TensorCoreISA &isa) {
+  KernelBuilder kb(b, loc, mm, cfg, isa);
+  kb.deferStores = !isa.asyncCopies;
   kb.applyEpilogue = true;
   kb.roundToTF32 = mm.elementType.isF32();
   Value sA = memref::AllocOp::create(
@@ -1088,12 +1202,21 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
                 accs, kb.loadAccumulators(kb.add(bm0, origins[w].first),
                                           kb.add(bn0, origins[w].second)));
           }
-          // Every thread's copies of the K step at k0 into `stage`.
-          auto copyStep = [&](Value k0, Value stage) {
+          // Every thread's copies of the K step at k0 into `stage`;
+          // deferred stores only if `storeIf` (when given) holds.
+          auto copyStep = [&](Value k0, Value stage, Value storeIf = {}) {
             scf::ForOp::create(
                 b, loc, c0, kb.cst(kb.numThreads()), c1, ValueRange{},
                 [&](OpBuilder &, Location, Value tid, ValueRange) {
                   kb.emitCopies(tid, bm0, bn0, k0, stage, sA, sB);
+                  if (!storeIf)
+                    kb.storePendingCopies();
+                  else
+                    scf::IfOp::create(b, loc, storeIf,
+                                      [&](OpBuilder &, Location) {
+                                        kb.storePendingCopies();
+                                        scf::YieldOp::create(b, loc);
+                                      });
                   scf::YieldOp::create(b, loc);
                 });
           };
@@ -1108,18 +1231,39 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
                 Value nextStage = kb.apply(
                     (k0Expr.floorDiv(cfg.blockK) + (stages - 1)) % stages,
                     {k0});
-                if (stages == 1) {
-                  copyStep(nextK0, nextStage);
-                } else {
+                auto copyNextStep = [&]() {
+                  if (stages == 1) {
+                    copyStep(nextK0, nextStage);
+                    return;
+                  }
                   Value inRange = arith::CmpIOp::create(
                       b, loc, arith::CmpIPredicate::ult, nextK0,
                       kb.cst(mm.k));
+                  if (kb.deferStores) {
+                    // As on the GPU: loads of step min(k+S-1, last).
+                    Value loadK0 = affine::AffineMinOp::create(
+                        b, loc,
+                        AffineMap::get(
+                            0, 1,
+                            {k0Expr + (stages - 1) * cfg.blockK,
+                             getAffineConstantExpr(
+                                 (blockSteps(mm.k, cfg.blockK) - 1) *
+                                     cfg.blockK,
+                                 b.getContext())},
+                            b.getContext()),
+                        ValueRange{k0});
+                    copyStep(loadK0, nextStage, inRange);
+                    return;
+                  }
                   scf::IfOp::create(b, loc, inRange,
                                     [&](OpBuilder &, Location) {
                                       copyStep(nextK0, nextStage);
                                       scf::YieldOp::create(b, loc);
                                     });
-                }
+                };
+                bool copiesAfterCompute = kb.deferStores && stages > 1;
+                if (!copiesAfterCompute)
+                  copyNextStep();
                 Value stage =
                     kb.apply(k0Expr.floorDiv(cfg.blockK) % stages, {k0});
                 SmallVector<Value> next;
@@ -1129,6 +1273,8 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
                                         stage, sA, sB,
                                         llvm::to_vector(iterAccs.slice(
                                             w * frags, frags))));
+                if (copiesAfterCompute)
+                  copyNextStep();
                 scf::YieldOp::create(b, loc, next);
               });
           for (int64_t w = 0; w < warps; ++w)
@@ -1246,6 +1392,10 @@ struct GPUTensorCoreMatmulPass
           << "' (known: " << getKnownTargetNames() << ")";
       return signalPassFailure();
     }
+    FailureOr<TensorCoreISA> mmaISA =
+        lookupTensorCoreISA(getOperation().getLoc(), targetName);
+    if (failed(mmaISA))
+      return signalPassFailure();
     if (failed(verifyOptions()))
       return signalPassFailure();
     // Generic contractions only when they collapse to a GEMM (matching
@@ -1270,6 +1420,11 @@ struct GPUTensorCoreMatmulPass
                     : matchTensorCoreConv(op, tf32);
       if (failed(mm))
         continue;
+      if (!mmaISA->takesOperandType(mm->elementType)) {
+        LLVM_DEBUG(llvm::dbgs() << "no " << mm->elementType << " mma.sync on "
+                                << target->chip << ": generic path\n");
+        continue;
+      }
       // A ragged M or N needs no read of C (the rows and columns past it
       // are not there): only with C's constant fill folded into the
       // accumulators. (A K x N B whose N is not whole chunks is copied
@@ -1280,7 +1435,8 @@ struct GPUTensorCoreMatmulPass
               mm->n % copyElements(mm->elementBytes()) == 0) &&
              "B's chunks along N straddle N");
       std::optional<MatmulTileConfig> cfg;
-      if (failed(tileConfig(op, *mm, raggedMAllowed, raggedNAllowed, cfg)))
+      if (failed(tileConfig(op, *mm, *mmaISA, raggedMAllowed, raggedNAllowed,
+                            cfg)))
         return signalPassFailure();
       if (!cfg) {
         LLVM_DEBUG(llvm::dbgs() << "no tiles divide " << mm->m << "x" << mm->n
@@ -1321,10 +1477,10 @@ struct GPUTensorCoreMatmulPass
             std::tuple_cat(mm->collapsed->buildViews(b, op.getLoc()));
       mm->epilogue.buildViews(b, op.getLoc());
       if (emulateOnCPU) {
-        buildCPUEmulation(b, op.getLoc(), *mm, *cfg);
+        buildCPUEmulation(b, op.getLoc(), *mm, *cfg, *mmaISA);
       } else {
         gpu::LaunchOp launch =
-            buildGPUKernel(b, op.getLoc(), *mm, *cfg, /*asyncCopies=*/toNVGPU);
+            buildGPUKernel(b, op.getLoc(), *mm, *cfg, *mmaISA, toNVGPU);
         if (toNVGPU && failed(lowerKernelToNVGPU(launch)))
           return signalPassFailure();
         int64_t raggedM = mm->m % cfg->blockM ? mm->m : 0;
@@ -1380,7 +1536,8 @@ struct GPUTensorCoreMatmulPass
   /// keeps the generic path), or the fixed ones, with their stages. Fixed
   /// tiles or stages that do not fit this op are an error at the op.
   LogicalResult tileConfig(linalg::LinalgOp op, const TensorCoreMatmul &mm,
-                           bool raggedMAllowed, bool raggedNAllowed,
+                           const TensorCoreISA &isa, bool raggedMAllowed,
+                           bool raggedNAllowed,
                            std::optional<MatmulTileConfig> &result) {
     const TargetDescription target = *lookupTarget(targetName);
     int64_t limit = tensorCoreSharedMemoryLimit(target);
@@ -1411,11 +1568,11 @@ struct GPUTensorCoreMatmulPass
     cfg.blockK = tiles[2];
     cfg.warpM = tiles[3];
     cfg.warpN = tiles[4];
-    if (cfg.blockK % mmaFragmentK(elementBytes))
+    if (cfg.blockK % isa.fragmentK(elementBytes))
       return op.emitError()
              << "tiles=" << cfg.blockM << "," << cfg.blockN << ","
              << cfg.blockK << ",...: BK must be a multiple of "
-             << mmaFragmentK(elementBytes) << " for " << mm.elementType
+             << isa.fragmentK(elementBytes) << " for " << mm.elementType
              << " operands (one mma.sync fragment's K)";
     auto tilesError = [&]() {
       return op.emitError() << "tiles=" << cfg.blockM << "," << cfg.blockN
@@ -1434,9 +1591,11 @@ struct GPUTensorCoreMatmulPass
     int64_t blockLimit = maxSharedMemoryPerBlock(target);
     cfg.stages = forcedStages;
     if (!cfg.stages)
-      cfg.stages = selectStages(cfg, mm.k, elementBytes, limit);
+      cfg.stages =
+          selectStages(cfg, mm.k, elementBytes, limit, isa.maxStages());
     if (!cfg.stages)
-      cfg.stages = selectStages(cfg, mm.k, elementBytes, blockLimit);
+      cfg.stages =
+          selectStages(cfg, mm.k, elementBytes, blockLimit, isa.maxStages());
     if (cfg.stages == 0 ||
         cfg.sharedBytesAllStages(elementBytes) > blockLimit)
       return op.emitError()

@@ -106,8 +106,8 @@ namespace {
 /// accumulator as the output, F a multiple of 8.
 template <typename ConvOp, int64_t FilterChannelDim>
 struct PadConvChannels : OpRewritePattern<ConvOp> {
-  PadConvChannels(MLIRContext *ctx, bool allowTF32)
-      : OpRewritePattern<ConvOp>(ctx), allowTF32(allowTF32) {}
+  PadConvChannels(MLIRContext *ctx, bool allowTF32, const TensorCoreISA &isa)
+      : OpRewritePattern<ConvOp>(ctx), allowTF32(allowTF32), isa(isa) {}
 
   LogicalResult matchAndRewrite(ConvOp op,
                                 PatternRewriter &rewriter) const override {
@@ -124,10 +124,10 @@ struct PadConvChannels : OpRewritePattern<ConvOp> {
     Type element = inType.getElementType();
     if (!takesTensorCoreTypes(element, filterType.getElementType(),
                               outType.getElementType(),
-                              allowTF32 || op->hasAttr(kTF32Attr)))
+                              allowTF32 || op->hasAttr(kTF32Attr), isa))
       return rewriter.notifyMatchFailure(
-          op, "not a tensor-core type (f16/bf16/i8; f32 with allow-tf32 or "
-              "opsnn.tf32) "
+          op, "not a tensor-core type of the target (f16/bf16/i8; f32 with "
+              "allow-tf32 or opsnn.tf32; sm_75: f16) "
               "accumulating into f32 (i32)");
     int64_t channels = inType.getDimSize(3);
     int64_t granule = copyElements(element.getIntOrFloatBitWidth() / 8);
@@ -179,6 +179,7 @@ struct PadConvChannels : OpRewritePattern<ConvOp> {
   }
 
   bool allowTF32;
+  TensorCoreISA isa;
 };
 
 struct PadConvChannelsPass
@@ -186,10 +187,14 @@ struct PadConvChannelsPass
   using Base::Base;
 
   void runOnOperation() override {
+    FailureOr<TensorCoreISA> isa =
+        lookupTensorCoreISA(getOperation().getLoc(), targetName);
+    if (failed(isa))
+      return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     patterns.add<PadConvChannels<linalg::Conv2DNhwcHwcfOp, 2>,
-                 PadConvChannels<linalg::Conv2DNhwcFhwcOp, 3>>(&getContext(),
-                                                                allowTF32);
+                 PadConvChannels<linalg::Conv2DNhwcFhwcOp, 3>>(
+        &getContext(), allowTF32, *isa);
     // One application per convolution: the padded one no longer matches.
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();

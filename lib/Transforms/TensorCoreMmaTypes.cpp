@@ -9,6 +9,8 @@
 
 #include "TensorCoreMmaTypes.h"
 
+#include "opsnn/Target/TargetDescription.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -18,6 +20,20 @@
 
 using namespace mlir;
 using namespace mlir::opsnn;
+
+FailureOr<TensorCoreISA>
+mlir::opsnn::lookupTensorCoreISA(Location loc, llvm::StringRef targetName) {
+  std::optional<TargetDescription> target = lookupTarget(targetName);
+  if (!target)
+    return emitError(loc) << "unknown target '" << targetName
+                          << "' (known: " << getKnownTargetNames() << ")";
+  std::optional<TensorCoreISA> isa = getTensorCoreISA(*target);
+  if (!isa)
+    return emitError(loc) << "target '" << targetName << "' (" << target->chip
+                          << ") has no mma.sync the tensor-core kernel uses "
+                             "(sm_75 or later)";
+  return *isa;
+}
 
 /// The rows of an f16 fragment vector<R x 2 x f16> as R i32 registers.
 static SmallVector<Value> packedRegisters(OpBuilder &b, Location loc,

@@ -12,6 +12,8 @@
 #ifndef OPSNN_LIB_TRANSFORMS_TENSORCOREMMATYPES_H
 #define OPSNN_LIB_TRANSFORMS_TENSORCOREMMATYPES_H
 
+#include "opsnn/Target/TensorCoreTiles.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/StringRef.h"
@@ -37,12 +39,19 @@ inline Type tensorCoreAccumulatorType(Type element) {
 }
 
 /// Whether a GEMM or convolution reading A of `a` and B of `b` into C of
-/// `c` has the tensor-core kernel's types: one operand type it takes and
-/// that type's accumulator.
-inline bool takesTensorCoreTypes(Type a, Type b, Type c, bool allowTF32) {
+/// `c` has the tensor-core kernel's types: one operand type it takes (and
+/// `isa`'s chip multiplies) and that type's accumulator.
+inline bool takesTensorCoreTypes(Type a, Type b, Type c, bool allowTF32,
+                                 const TensorCoreISA &isa = {}) {
   return a == b && isTensorCoreOperandType(a, allowTF32) &&
-         c == tensorCoreAccumulatorType(a);
+         isa.takesOperandType(a) && c == tensorCoreAccumulatorType(a);
 }
+
+/// The tensor-core instructions of the target named `targetName` (a
+/// tensor-core pass's `target` option), or an error at `loc`: an unknown
+/// target, or one without the mma.sync the kernel uses (before sm_75).
+FailureOr<TensorCoreISA> lookupTensorCoreISA(Location loc,
+                                             llvm::StringRef targetName);
 
 /// Gives every nvgpu.mma.sync under `root` the operand type `elementType`
 /// of the kernel's A and B:

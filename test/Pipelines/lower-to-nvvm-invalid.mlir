@@ -8,7 +8,8 @@
 // RUN: not ops-nn-opt %s --opsnn-lower-to-nvvm="tile-sizes=64,32" 2>&1 | FileCheck %s --check-prefix=THREADS
 // RUN: not ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_99" 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: not ops-nn-opt %s --opsnn-lower-to-nvvm="chip=banana" 2>&1 | FileCheck %s --check-prefix=BANANA
-// RUN: not ops-nn-opt %s --opsnn-lower-to-nvvm="tensor-cores=true chip=sm_75" 2>&1 | FileCheck %s --check-prefix=TC
+// RUN: not ops-nn-opt %s --opsnn-lower-to-nvvm="tensor-cores=true chip=sm_70" 2>&1 | FileCheck %s --check-prefix=TC
+// RUN: not ops-nn-opt %s --opsnn-lower-to-nvvm="tensor-cores=true tensor-core-tf32=true chip=sm_75" 2>&1 | FileCheck %s --check-prefix=TF32
 // RUN: not ops-nn-opt %s --opsnn-lower-to-nvvm="tile-sizes=x" 2>&1 | FileCheck %s --check-prefix=PARSE
 
 // TILE0: error: opsnn-lower-to-nvvm: tile-sizes must be positive, got 0
@@ -17,7 +18,8 @@
 // THREADS: error: opsnn-lower-to-nvvm: tile-sizes make 2048 threads per block; CUDA allows at most 1024
 // CHIP: error: opsnn-lower-to-nvvm: unknown chip 'sm_99' (expected an NVPTX processor such as sm_80)
 // BANANA: error: opsnn-lower-to-nvvm: unknown chip 'banana' (expected an NVPTX processor such as sm_80)
-// TC: error: opsnn-lower-to-nvvm: tensor-cores needs sm_80 or later (mma.sync m16n8k16), got chip 'sm_75'
+// TC: error: opsnn-lower-to-nvvm: tensor-cores needs sm_75 or later (mma.sync m16n8k8), got chip 'sm_70'
+// TF32: error: opsnn-lower-to-nvvm: tensor-core-tf32 needs sm_80 or later (Turing has no TF32 mma.sync), got chip 'sm_75'
 // PARSE: for the --tile-sizes option: 'x' value invalid for long argument!
 
 // RUN: ops-nn-opt %s -verify-diagnostics --opsnn-lower-to-nvvm

@@ -92,7 +92,8 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       *this, "tensor-cores",
       llvm::cl::desc("f16/bf16/i8 matmuls and NHWC convolutions as tensor-core "
                      "kernels (shared-memory tiles, cp.async, ldmatrix, "
-                     "mma.sync; sm_80 and later)"),
+                     "mma.sync; sm_80 and later; sm_75: f16 only, "
+                     "m16n8k8, copies through registers)"),
       llvm::cl::init(false)};
   PassOptions::Option<int64_t> tensorCoreStages{
       *this, "tensor-core-stages",
@@ -108,7 +109,8 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
   PassOptions::Option<bool> tensorCoreTF32{
       *this, "tensor-core-tf32",
       llvm::cl::desc("With tensor-cores: also f32 matmuls/convolutions, run "
-                     "as TF32 (opsnn-gpu-tensor-core-matmul allow-tf32)"),
+                     "as TF32 (opsnn-gpu-tensor-core-matmul allow-tf32; "
+                     "sm_80 and later)"),
       llvm::cl::init(false)};
 };
 

@@ -11,6 +11,8 @@
 #ifndef OPSNN_TARGET_TENSORCORETILES_H
 #define OPSNN_TARGET_TENSORCORETILES_H
 
+#include "mlir/IR/Types.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -29,6 +31,41 @@ constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
 constexpr int64_t mmaFragmentK(int64_t elementBytes) {
   return 32 / elementBytes;
 }
+
+/// What a target's chip offers the tensor-core kernel. sm_80 and later
+/// (and the host, whose emulation follows sm_80): cp.async copies and
+/// mma.sync.m16n8k16 for FP16/BF16, m16n8k8 for TF32, m16n8k32 for INT8.
+/// sm_75 (Turing, T4): FP16 only, as mma.sync.m16n8k8, and no cp.async: the
+/// copies go through registers (see the K loop in GPUTensorCoreMatmul.cpp).
+/// Turing's INT8 mma.sync is m8n8k16, which the kernel's 16-row fragments
+/// do not use, so INT8 keeps the generic path there.
+struct TensorCoreISA {
+  /// cp.async: global-to-shared copies that do not pass through registers
+  /// and complete in groups, so several K steps can be in flight.
+  bool asyncCopies = true;
+  /// The K of an FP16 fragment: 16 (m16n8k16) or 8 (m16n8k8, sm_75).
+  int64_t f16FragmentK = 16;
+  /// BF16, TF32 and INT8 mma.sync (sm_80).
+  bool bf16 = true, tf32 = true, int8 = true;
+
+  /// The K of one mma.sync fragment for `elementBytes`-byte operands.
+  int64_t fragmentK(int64_t elementBytes) const {
+    return elementBytes == 2 ? f16FragmentK : mmaFragmentK(elementBytes);
+  }
+  /// The most shared-memory stages worth having: with synchronous copies
+  /// a K step's loads are in flight only while the warps compute on the
+  /// step before, so a third stage would hold nothing.
+  int64_t maxStages() const { return asyncCopies ? 3 : 2; }
+  /// Whether the chip multiplies A and B of `element` (f32: as TF32).
+  bool takesOperandType(Type element) const;
+};
+
+/// The compute capability of an "sm_NN" chip (NN), 0 for any other chip.
+int64_t computeCapability(const std::string &chip);
+
+/// The tensor-core instructions of `target`'s chip, or std::nullopt when
+/// it has none that the kernel uses (before sm_75: Volta's m8n8k4).
+std::optional<TensorCoreISA> getTensorCoreISA(const TargetDescription &target);
 
 /// Bytes of padding at the end of every shared-memory row.
 constexpr int64_t kSharedPadBytes = 16;
@@ -134,11 +171,12 @@ constexpr int64_t blockSteps(int64_t k, int64_t blockK) {
   return (k + blockK - 1) / blockK;
 }
 
-/// The deepest pipeline (3, then 2, then 1 stages) whose stages of `config`
-/// fit in `limit` bytes, at most ceil(K/BK) stages (more would only hold
+/// The deepest pipeline (`maxStages`, usually 3, then fewer down to 1)
+/// whose stages of `config` fit in `limit` bytes, at most ceil(K/BK) stages (more would only hold
 /// empty groups); 0 when not even one stage fits. Rule 5 below.
 int64_t selectStages(const MatmulTileConfig &config, int64_t k,
-                     int64_t elementBytes, int64_t limit);
+                     int64_t elementBytes, int64_t limit,
+                     int64_t maxStages = 3);
 
 /// Tile sizes for `problem`, an M x N x K GEMM with `elementBytes`-byte
 /// inputs (2: FP16/BF16, 4: FP32 run as TF32, 1: INT8; the rows' padding
@@ -167,12 +205,13 @@ int64_t selectStages(const MatmulTileConfig &config, int64_t k,
 ///     says so) must fit in tensorCoreSharedMemoryLimit (two blocks per
 ///     SM; at least the static 48 KiB). S = 3 is preferred (two K steps of
 ///     copies in flight while the warps compute), then 2, then 1, never
-///     more than ceil(K/BK). For each S in that order, BK follows rule 3
+///     more than ceil(K/BK); without cp.async (sm_75) S = 2 at most
+///     (TensorCoreISA::maxStages). For each S in that order, BK follows rule 3
 ///     and drops to 16 when the stages do not fit; when no S fits even with
 ///     BK = 16, the next block tile is tried. (128x128 FP16 blocks: BK = 32
 ///     needs 18.5 KiB per stage; S = 3 takes BK = 32 on A100/H100/H200,
-///     55.5 KiB of dynamic shared memory, and BK = 16 on T4/V100, where
-///     the budget is 48 KiB: 3 x 10.25 KiB.) With `stages` > 0 only that S
+///     55.5 KiB of dynamic shared memory. On T4, where the budget is
+///     48 KiB and S = 2, BK = 32: 2 x 18.5 KiB.) With `stages` > 0 only that S
 ///     is tried.
 ///  6. With `raggedM` (`raggedN`) M need not be a multiple of 16 nor of BM
 ///     (N of BN): the grid rounds the block rows (columns) up and the kernel

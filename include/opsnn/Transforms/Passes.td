@@ -1118,7 +1118,8 @@ def ConvertConvsToNHWCPass
     input and filter of one type (f16, bf16, i8, or f32 with `allow-tf32`
     or the `opsnn.tf32` attribute) and its accumulator (f32, i32) as the
     output, and C a multiple of the 16-byte copy or F a multiple of 8 (so
-    that `--opsnn-pad-conv-channels` pads C). An INT8 filter becomes FHWC
+    that `--opsnn-pad-conv-channels` pads C); for a `target` on sm_75
+    (Turing), f16 alone. An unknown `target` is an error. An INT8 filter becomes FHWC
     rather than HWCF (the kernel copies an F x K filter by cp.async, a
     K x F one byte by byte). Once any is rewritten the function goes
     channels-last: a depthwise convolution in the importer's grouped form
@@ -1139,6 +1140,9 @@ def ConvertConvsToNHWCPass
     Option<"allowTF32", "allow-tf32", "bool", /*default=*/"false",
            "Rewrite f32 convolutions too: the tensor-core kernel runs them "
            "as TF32">,
+    Option<"targetName", "target", "std::string", /*default=*/"\"a100\"",
+           "Target whose tensor cores the kernel will use: on sm_75 (t4) "
+           "only f16 convolutions are rewritten">,
   ];
   let dependentDialects = ["::mlir::opsnn::layout::LayoutDialect"];
   let statistics = [
@@ -1178,9 +1182,10 @@ def PadConvChannelsPass
       longer implicit).
     - Only convolutions the tensor-core kernel then takes: static shapes,
       input and filter of one type (f16, bf16, i8, or f32 with
-      `allow-tf32` or the `opsnn.tf32` attribute), an f32 (i32) output and
-      F a multiple of 8. Others, and those whose C is already a multiple,
-      are left alone.
+      `allow-tf32` or the `opsnn.tf32` attribute; f16 alone for a
+      `target` on sm_75), an f32 (i32) output and F a multiple of 8.
+      Others, and those whose C is already a multiple, are left alone. An
+      unknown `target` is an error.
 
     `--opsnn-lower-to-nvvm="tensor-cores=true"` and the CPU emulation
     (`--opsnn-lower-to-cpu="emulate-tensor-core-matmul=..."`) run it before
@@ -1190,6 +1195,9 @@ def PadConvChannelsPass
     Option<"allowTF32", "allow-tf32", "bool", /*default=*/"false",
            "Pad f32 convolutions too (to 4 channels): the tensor-core "
            "kernel runs them as TF32">,
+    Option<"targetName", "target", "std::string", /*default=*/"\"a100\"",
+           "Target whose tensor cores the kernel will use: on sm_75 (t4) "
+           "only f16 convolutions are padded">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::tensor::TensorDialect"];
