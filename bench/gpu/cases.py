@@ -682,6 +682,9 @@ def cuda_device():
 
 def floor_of(case, ceil):
     peak_key = PEAK_KEY[case.dtype]
+    if not ceil["peak_tflops"].get(peak_key):
+        # No such units on the target (T4: BF16, TF32): the FP32 peak.
+        peak_key = "fp32"
     peak = ceil["peak_tflops"][peak_key] * 1e12
     bw = ceil["dram_bandwidth_gbps"] * 1e9
     compute_s = case.flops / peak

@@ -273,6 +273,9 @@ public:
   /// instead of vector transfers (the GPU form with to-nvgpu): the K loop
   /// then commits and waits for its groups itself (see buildGPUKernel).
   bool asyncCopies = false;
+  /// The kernel goes to nvgpu (the GPU form with to-nvgpu): its fragment
+  /// stores stay whole (see storeAccumulators).
+  bool nvgpuForm = false;
   /// The tokens of the unguarded async copies emitted since the last
   /// takeCopyTokens (the guarded ones' tokens stay in their scf.if: the
   /// tokens order nothing after the NVVM lowering, the groups do).
@@ -389,8 +392,8 @@ public:
     // by row below.
     // Fragments past a ragged N (whole fragments: N is a multiple of 8)
     // likewise.
-    bool rowsInBounds = !raggedM() || asyncCopies;
-    bool colsInBounds = !raggedN() || asyncCopies;
+    bool rowsInBounds = !raggedM() || nvgpuForm;
+    bool colsInBounds = !raggedN() || nvgpuForm;
     for (int64_t i = 0; i < fragsM(); ++i)
       for (int64_t j = 0; j < fragsN(); ++j) {
         Value acc = accs[i * fragsN() + j];
@@ -967,9 +970,12 @@ constexpr int64_t kMaxGridZ = 65535;
 /// stage k mod S but its stores after that compute (KernelBuilder::
 /// deferStores), so the loads are in flight while the tensor cores work;
 /// the hazards are as above, the barrier at the top of iteration k+1
-/// publishing the stores. The loads of the last S-1 iterations re-read the
-/// last step (no branch around loads whose values cross the compute), and
-/// only their stores are skipped.
+/// publishing the stores. The last S-1 iterations have no step k+S-1:
+/// they load and store the last step again, unconditionally (under a
+/// branch LLVM would sink the loads to their stores, after the compute).
+/// That store goes to stage (k+S-1) mod S = (k-1) mod S, which no later
+/// iteration reads: they read the stages of steps k+1 .. last, at most
+/// S-2 steps past k.
 static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
                                     const TensorCoreMatmul &mm,
                                     const MatmulTileConfig &cfg,
@@ -977,6 +983,7 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
   bool asyncCopies = toNVGPU && isa.asyncCopies;
   KernelBuilder kb(b, loc, mm, cfg, isa);
   kb.asyncCopies = asyncCopies;
+  kb.nvgpuForm = toNVGPU;
   kb.deferStores = !isa.asyncCopies;
   auto shared = gpu::AddressSpaceAttr::get(b.getContext(),
                                            gpu::AddressSpace::Workgroup);
@@ -986,7 +993,7 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
   // they go to nvgpu: the tiles are byte buffers with a bf16 view for the
   // copies (cp.async copies between equal types) and an f16 view for the
   // fragments.
-  bool bf16AsF16 = asyncCopies && mm.elementType.isBF16();
+  bool bf16AsF16 = toNVGPU && mm.elementType.isBF16();
   // Past 48 KiB the tiles are views of dynamic shared memory (A at byte 0,
   // B after it; both sizes are multiples of 16 bytes), the launch says how
   // much, and the runtime opts the kernel in to it.
@@ -1102,14 +1109,12 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
           if (asyncCopies)
             wait(iterArgs.back(), stages - 2);
           gpu::BarrierOp::create(b, loc);
-          // Step k + S - 1 into stage (k + S - 1) mod S, if it exists.
-          Value nextK0 = kb.add(k0, (stages - 1) * cfg.blockK);
-          Value nextStage = kb.apply(
-              (k0Expr.floorDiv(cfg.blockK) + (stages - 1)) % stages, {k0});
-          Value inRange = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::ult, nextK0, kb.cst(mm.k));
           auto computeStage = [&]() {
             return kb.apply(k0Expr.floorDiv(cfg.blockK) % stages, {k0});
+          };
+          auto nextStageOf = [&]() {
+            return kb.apply(
+                (k0Expr.floorDiv(cfg.blockK) + (stages - 1)) % stages, {k0});
           };
           if (kb.deferStores) {
             // Loads of step min(k+S-1, last), compute, then the stores.
@@ -1121,17 +1126,19 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
                                                       b.getContext())},
                                b.getContext()),
                 ValueRange{k0});
-            kb.emitCopies(tid, bm0, bn0, loadK0, nextStage, sA, sB);
+            kb.emitCopies(tid, bm0, bn0, loadK0, nextStageOf(), sA, sB);
             SmallVector<Value> next =
                 kb.warpStep(wm0, wn0, computeStage(), fragA, fragB,
                             llvm::to_vector(iterAccs));
-            scf::IfOp::create(b, loc, inRange, [&](OpBuilder &, Location) {
-              kb.storePendingCopies();
-              scf::YieldOp::create(b, loc);
-            });
+            kb.storePendingCopies();
             scf::YieldOp::create(b, loc, next);
             return;
           }
+          // Step k + S - 1 into stage (k + S - 1) mod S, if it exists.
+          Value nextK0 = kb.add(k0, (stages - 1) * cfg.blockK);
+          Value nextStage = nextStageOf();
+          Value inRange = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ult, nextK0, kb.cst(mm.k));
           TypeRange ifTypes;
           if (asyncCopies)
             ifTypes = tokenType;
@@ -1169,9 +1176,9 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
 /// 0 .. S-2, iteration k copies step k+S-1 into stage (k+S-1) mod S (when
 /// it exists) and computes on stage k mod S; a wrong stage index reads
 /// another step's tiles and shows in the results. Without cp.async (see
-/// buildGPUKernel) the copies are the GPU's synchronous ones, loads of a
-/// clamped chunk and step with guarded stores, and those of iteration k
-/// land after its compute, as their stores do on the GPU.
+/// buildGPUKernel) the copies are the GPU's synchronous ones (a clamped
+/// chunk and step, the last round's stores guarded), and those of
+/// iteration k land after its compute, as their stores do on the GPU.
 static void buildCPUEmulation(OpBuilder &b, Location loc,
                               const TensorCoreMatmul &mm,
                               const MatmulTileConfig &cfg,
@@ -1202,21 +1209,13 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
                 accs, kb.loadAccumulators(kb.add(bm0, origins[w].first),
                                           kb.add(bn0, origins[w].second)));
           }
-          // Every thread's copies of the K step at k0 into `stage`;
-          // deferred stores only if `storeIf` (when given) holds.
-          auto copyStep = [&](Value k0, Value stage, Value storeIf = {}) {
+          // Every thread's copies of the K step at k0 into `stage`.
+          auto copyStep = [&](Value k0, Value stage) {
             scf::ForOp::create(
                 b, loc, c0, kb.cst(kb.numThreads()), c1, ValueRange{},
                 [&](OpBuilder &, Location, Value tid, ValueRange) {
                   kb.emitCopies(tid, bm0, bn0, k0, stage, sA, sB);
-                  if (!storeIf)
-                    kb.storePendingCopies();
-                  else
-                    scf::IfOp::create(b, loc, storeIf,
-                                      [&](OpBuilder &, Location) {
-                                        kb.storePendingCopies();
-                                        scf::YieldOp::create(b, loc);
-                                      });
+                  kb.storePendingCopies();
                   scf::YieldOp::create(b, loc);
                 });
           };
@@ -1236,11 +1235,8 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
                     copyStep(nextK0, nextStage);
                     return;
                   }
-                  Value inRange = arith::CmpIOp::create(
-                      b, loc, arith::CmpIPredicate::ult, nextK0,
-                      kb.cst(mm.k));
                   if (kb.deferStores) {
-                    // As on the GPU: loads of step min(k+S-1, last).
+                    // As on the GPU: step min(k+S-1, last), always.
                     Value loadK0 = affine::AffineMinOp::create(
                         b, loc,
                         AffineMap::get(
@@ -1252,9 +1248,12 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
                                  b.getContext())},
                             b.getContext()),
                         ValueRange{k0});
-                    copyStep(loadK0, nextStage, inRange);
+                    copyStep(loadK0, nextStage);
                     return;
                   }
+                  Value inRange = arith::CmpIOp::create(
+                      b, loc, arith::CmpIPredicate::ult, nextK0,
+                      kb.cst(mm.k));
                   scf::IfOp::create(b, loc, inRange,
                                     [&](OpBuilder &, Location) {
                                       copyStep(nextK0, nextStage);

@@ -1,13 +1,21 @@
 // RUN: ops-nn-opt %s --split-input-file --opsnn-convert-convs-to-nhwc | FileCheck %s
 // RUN: ops-nn-opt %s --split-input-file --opsnn-convert-convs-to-nhwc="allow-tf32" | FileCheck %s --check-prefix=TF32
+// RUN: ops-nn-opt %s --split-input-file --opsnn-convert-convs-to-nhwc="target=t4" | FileCheck %s --check-prefix=T4
 // RUN: not ops-nn-opt %s --opsnn-convert-convs-to-nhwc="allow-tf32=maybe" 2>&1 | FileCheck %s --check-prefix=BADOPT
+// RUN: not ops-nn-opt %s --split-input-file --opsnn-convert-convs-to-nhwc="target=v100" 2>&1 | FileCheck %s --check-prefix=V100
+// RUN: not ops-nn-opt %s --split-input-file --opsnn-convert-convs-to-nhwc="target=nope" 2>&1 | FileCheck %s --check-prefix=NOPE
 
 // BADOPT: for the --allow-tf32 option: 'maybe' is invalid
+// V100: error: target 'v100' (sm_70) has no mma.sync the tensor-core kernel uses (sm_75 or later)
+// NOPE: error: unknown target 'nope' (known: {{.*}}a100{{.*}})
 
 // An FP16 NCHW convolution accumulating in FP32 runs in NHWC between layout
 // conversions (ALTE's rewrite: input, filter FCHW -> HWCF and accumulator
 // in, result out); strides, dilations and other attributes carry over.
 // The accumulator's fill is re-created in NHWC (the conversion cleanup).
+// The same on T4 (FP16 tensor cores).
+// T4-LABEL: func.func @f16_conv
+// T4: linalg.conv_2d_nhwc_hwcf
 // CHECK-LABEL: func.func @f16_conv
 // CHECK-SAME: (%[[X:.*]]: tensor<1x32x10x10xf16>, %[[W:.*]]: tensor<64x32x3x3xf16>)
 // CHECK: %[[XC:.*]] = layout.convert %[[X]] from "NCHW" to "NHWC" : tensor<1x32x10x10xf16> -> tensor<1x10x10x32xf16>
@@ -66,6 +74,15 @@ func.func @tf32_attribute(%x: tensor<2x8x6x6xf32>, %w: tensor<16x8x3x3xf32>, %ac
 // CHECK: linalg.conv_2d_nhwc_fhwc {{.*}} ins(%{{.*}}, %[[WF]] : tensor<1x6x6x16xi8>, tensor<16x3x3x16xi8>) outs(%{{.*}} : tensor<1x4x4x16xi32>)
 // CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x6x6x16xbf16>, tensor<3x3x16x16xbf16>) outs(%{{.*}} : tensor<1x4x4x16xf32>)
 // CHECK-NOT: linalg.conv_2d_nchw_fchw
+// T4's tensor cores take neither (its INT8 mma.sync is m8n8k16, and it has
+// no BF16 one): both stay NCHW, for the generic path.
+// T4-LABEL: func.func @int8_and_bf16
+// T4-NOT: layout.convert
+// T4: linalg.conv_2d_nchw_fchw
+// T4-NOT: layout.convert
+// T4: linalg.conv_2d_nchw_fchw
+// T4-NOT: layout.convert
+// T4: return
 func.func @int8_and_bf16(%x: tensor<1x16x6x6xi8>, %w: tensor<16x16x3x3xi8>, %acc: tensor<1x16x4x4xi32>,
                          %xb: tensor<1x16x6x6xbf16>, %wb: tensor<16x16x3x3xbf16>, %accb: tensor<1x16x4x4xf32>)
     -> (tensor<1x16x4x4xi32>, tensor<1x16x4x4xf32>) {

@@ -1,12 +1,18 @@
 // RUN: ops-nn-opt %s --split-input-file --opsnn-pad-conv-channels | FileCheck %s
 // RUN: ops-nn-opt %s --split-input-file --opsnn-pad-conv-channels="allow-tf32" | FileCheck %s --check-prefix=TF32
+// RUN: ops-nn-opt %s --split-input-file --opsnn-pad-conv-channels="target=t4" | FileCheck %s --check-prefix=T4
 // RUN: not ops-nn-opt %s --opsnn-pad-conv-channels="allow-tf32=maybe" 2>&1 | FileCheck %s --check-prefix=BADOPT
+// RUN: not ops-nn-opt %s --split-input-file --opsnn-pad-conv-channels="target=v100" 2>&1 | FileCheck %s --check-prefix=V100
 
 // BADOPT: for the --allow-tf32 option: 'maybe' is invalid
+// V100: error: target 'v100' (sm_70) has no mma.sync the tensor-core kernel uses (sm_75 or later)
 
 // A constant HWCF filter is padded at compile time: channel c of each
 // (kh, kw) row keeps its F values, channels 3..7 are zeros. The input (a
 // function argument) is padded by a tensor.pad of C only.
+// T4 pads FP16 convolutions alike.
+// T4-LABEL: func.func @hwcf_constant_filter
+// T4: linalg.conv_2d_nhwc_hwcf {{.*}} : tensor<1x4x4x8xf16>, tensor<1x1x8x8xf16>)
 // CHECK-LABEL: func.func @hwcf_constant_filter
 // CHECK-SAME: (%[[X:.*]]: tensor<1x4x4x3xf16>)
 // CHECK-DAG: %[[W:.*]] = arith.constant dense<{{\[\[\[\[}}1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00, 6.000000e+00, 7.000000e+00, 8.000000e+00], [9.000000e+00, {{.*}}], [1.700000e+01, {{.*}}, 2.400000e+01], [0.000000e+00, 0.000000e+00, {{.*}}], {{.*}}]]]> : tensor<1x1x8x8xf16>
@@ -32,6 +38,10 @@ func.func @hwcf_constant_filter(%x: tensor<1x4x4x3xf16>) -> tensor<1x4x4x8xf32> 
 // 3-channel image. The spatial and the channel padding become one pad of
 // the image; an FHWC filter that is an argument is padded along its last
 // dimension.
+// T4 has no BF16 tensor cores: left alone.
+// T4-LABEL: func.func @fhwc_spatially_padded
+// T4-NOT: high[0, 3, 3, 5]
+// T4: linalg.conv_2d_nhwc_fhwc {{.*}} : tensor<2x38x38x3xbf16>, tensor<16x7x7x3xbf16>)
 // CHECK-LABEL: func.func @fhwc_spatially_padded
 // CHECK-SAME: (%[[X:.*]]: tensor<2x32x32x3xbf16>, %[[W:.*]]: tensor<16x7x7x3xbf16>)
 // CHECK-NOT: tensor.pad %[[X]] low[0, 3, 3, 0] high[0, 3, 3, 0]
@@ -106,6 +116,9 @@ func.func @fused_into_producer(%image: tensor<1x3x8x8xf32>, %w: tensor<2x2x3x16x
 // -----
 
 // INT8 pads to 16 channels (16 bytes), into an i32 accumulator.
+// Nor INT8 ones the kernel uses.
+// T4-LABEL: func.func @int8
+// T4: linalg.conv_2d_nhwc_hwcf {{.*}} : tensor<1x6x6x3xi8>, tensor<3x3x3x8xi8>)
 // CHECK-LABEL: func.func @int8
 // CHECK: tensor.pad %{{.*}} high[0, 0, 0, 13]
 // CHECK: tensor.pad %{{.*}} high[0, 0, 13, 0]

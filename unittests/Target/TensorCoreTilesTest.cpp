@@ -64,12 +64,39 @@ TEST(TensorCoreTilesTest, LargeGemmTakesDynamicSharedMemoryWhereItFits) {
   EXPECT_EQ(a100->stages, 3);
   EXPECT_EQ(a100->sharedBytesAllStages(2), 3 * 18944);
   EXPECT_TRUE(a100->needsDynamicSharedMemory(2));
-  // T4: 48 KiB, so three stages take BK = 16.
+  // T4: 48 KiB, and at most two stages without cp.async: BK = 32 fits.
   std::optional<MatmulTileConfig> t4 = selectMatmulTiles(target("t4"), ffn);
   ASSERT_TRUE(t4);
-  EXPECT_EQ(t4->blockK, 16);
-  EXPECT_EQ(t4->stages, 3);
+  EXPECT_EQ(t4->blockM, 128);
+  EXPECT_EQ(t4->blockN, 128);
+  EXPECT_EQ(t4->blockK, 32);
+  EXPECT_EQ(t4->stages, 2);
   EXPECT_FALSE(t4->needsDynamicSharedMemory(2));
+}
+
+TEST(TensorCoreTilesTest, TensorCoreInstructionsFollowTheChip) {
+  // sm_80 and later, and the host's emulation: cp.async and every type.
+  for (const char *name : {"a100", "h100", "h200", "host"}) {
+    std::optional<TensorCoreISA> isa = getTensorCoreISA(target(name));
+    ASSERT_TRUE(isa) << name;
+    EXPECT_TRUE(isa->asyncCopies) << name;
+    EXPECT_EQ(isa->fragmentK(2), 16) << name;
+    EXPECT_EQ(isa->fragmentK(4), 8) << name;
+    EXPECT_EQ(isa->fragmentK(1), 32) << name;
+    EXPECT_EQ(isa->maxStages(), 3) << name;
+    EXPECT_TRUE(isa->bf16 && isa->tf32 && isa->int8) << name;
+  }
+  // Turing: FP16 as m16n8k8, synchronous copies, two stages.
+  std::optional<TensorCoreISA> t4 = getTensorCoreISA(target("t4"));
+  ASSERT_TRUE(t4);
+  EXPECT_FALSE(t4->asyncCopies);
+  EXPECT_EQ(t4->fragmentK(2), 8);
+  EXPECT_EQ(t4->maxStages(), 2);
+  EXPECT_FALSE(t4->bf16 || t4->tf32 || t4->int8);
+  // Volta's m8n8k4 is not a fragment the kernel uses.
+  EXPECT_FALSE(getTensorCoreISA(target("v100")));
+  EXPECT_EQ(computeCapability("sm_75"), 75);
+  EXPECT_EQ(computeCapability("x86-64"), 0);
 }
 
 TEST(TensorCoreTilesTest, BatchesCountInTheGrid) {
@@ -101,6 +128,7 @@ TEST(TensorCoreTilesTest, StagesAlwaysFitTheBudget) {
           EXPECT_LE(config->sharedBytesAllStages(elementBytes),
                     tensorCoreSharedMemoryLimit(t))
               << name << " " << mnk << " " << config->str();
+          EXPECT_LE(config->stages, getTensorCoreISA(t)->maxStages());
         }
   }
 }

@@ -1329,6 +1329,14 @@ def GPUTensorCoreMatmulPass
     upstream turns the fragments into `nvgpu.ldmatrix` and `nvgpu.mma.sync`
     (m16n8k16, through `convert-vector-to-gpu`'s `use-nvgpu` conversion).
 
+    The instructions follow `target`'s chip (`TensorCoreISA`): sm_80 and
+    later as above; sm_75 (`t4`) takes FP16 only, as m16n8k8 fragments
+    (16x8 and 8x8 `vector.contract`s), and copies without cp.async: 16-byte
+    aligned `vector.load`s into registers and `vector.store`s to shared
+    memory, the stores of iteration k's copies after its compute (below).
+    BF16, TF32 and INT8 ops keep the generic path there; a target before
+    sm_75 (`v100`) is an error.
+
     The K loop is a software pipeline of S = `stages` shared-memory stages
     (the tiles have a leading stage dimension; K step k uses stage k mod S):
     a prologue issues the copies of steps 0 .. S-2, one cp.async group each;
@@ -1340,7 +1348,12 @@ def GPUTensorCoreMatmulPass
     barrier also protects the overwrite: stage (k+S-1) mod S was last read
     in iteration k-1. `stages=1` is the unpipelined kernel: copy, wait for
     all, barrier, compute, barrier. The heuristic takes 3 stages when they
-    fit its budget (BK drops to 16 first), then 2, then 1.
+    fit its budget (BK drops to 16 first), then 2, then 1. Without cp.async
+    (sm_75) iteration k loads step min(k+S-1, last) into registers after
+    its barrier and stores it into stage (k+S-1) mod S after its compute
+    (the re-stored last step lands in a stage no later iteration reads);
+    a partial last round of chunks loads the last chunk and guards only
+    the store; the heuristic stops at 2 stages.
 
     With `fuse-epilogue` (default) the kernel also absorbs what surrounds
     the matmul: a `linalg.fill` of a constant into C becomes the
