@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Lowers the bundled models and every executed-test op family with
 # --opsnn-lower-to-nvvm (and the tensor-core kernels of test/GPU/tensor-core-
-# {matmul,epilogue,conv,conv-epilogue}.mlir with tensor-cores=true) and prints, per
+# {matmul,epilogue,conv,conv-epilogue,turing}.mlir with tensor-cores=true) and prints, per
 # kernel and architecture, what
 # `ptxas -v` reports: registers, shared memory, spill stores/loads, stack.
 # No GPU needed (only the CUDA toolkit's ptxas).
 #
-# Usage: bench/gpu/ptx_report.sh [--chip sm_80] [--json]   (after a build)
+# Usage: bench/gpu/ptx_report.sh [--chip sm_80|sm_75|sm_90] [--json]   (after a build)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 opt="${OPSNN_BUILD_DIR:-$root/build}/bin/ops-nn-opt"
@@ -20,6 +20,13 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -x "$opt" ] || { echo "build first: ./scripts/test.sh or ninja -C build" >&2; exit 1; }
+# PTX for the chip assembles for it and for every later architecture here
+# (sm_75 code: sm_75, sm_80 and sm_90).
+arches=()
+for arch in sm_75 sm_80 sm_90; do
+  [ "${arch#sm_}" -ge "${chip#sm_}" ] && arches+=(--arch "$arch")
+done
+[ ${#arches[@]} -gt 0 ] || arches=(--arch "$chip")
 
 status=0
 for input in "$root"/examples/resnet_block.mlir "$root"/test/Integration/CPU/*.mlir; do
@@ -27,13 +34,14 @@ for input in "$root"/examples/resnet_block.mlir "$root"/test/Integration/CPU/*.m
   case "$(basename "$input")" in resnet-block.mlir) continue ;; esac
   echo "== $(basename "$input") (lowered for $chip)"
   "$opt" "$input" --opsnn-lower-to-nvvm="chip=$chip format=ptx" |
-    python3 "$root/scripts/ptxas_check.py" --arch sm_80 --arch sm_90 "${json[@]}" || status=1
+    python3 "$root/scripts/ptxas_check.py" "${arches[@]}" "${json[@]}" || status=1
 done
 # The tensor-core GEMM kernels (cp.async, ldmatrix, mma.sync), heuristic
-# tiles: matmuls, NHWC convolutions, and both with fused epilogues.
-for name in tensor-core-matmul tensor-core-epilogue tensor-core-conv tensor-core-conv-epilogue; do
+# tiles: matmuls, NHWC convolutions, and both with fused epilogues (and the
+# Turing test's GEMMs and convolution, FP16 m16n8k8 with --chip sm_75).
+for name in tensor-core-matmul tensor-core-epilogue tensor-core-conv tensor-core-conv-epilogue tensor-core-turing; do
   echo "== $name.mlir (tensor-cores=true, lowered for $chip)"
   "$opt" "$root/test/GPU/$name.mlir" --opsnn-lower-to-nvvm="chip=$chip format=ptx tensor-cores=true" |
-    python3 "$root/scripts/ptxas_check.py" --arch sm_80 --arch sm_90 "${json[@]}" || status=1
+    python3 "$root/scripts/ptxas_check.py" "${arches[@]}" "${json[@]}" || status=1
 done
 exit $status
