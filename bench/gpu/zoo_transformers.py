@@ -15,6 +15,7 @@ fused parallel loops; emulate-tensor-core-matmul, emulate-warp-reductions)
 for the check.
 
 Usage: bench/gpu/zoo_transformers.py [--repeat N] [--dry-run] [--models a,b]
+                                    [--variants generic,tensor-cores,mixed-fp16,t4-mixed-fp16]
 Prints one line per model and variant: kernels (and how many of them are
 tensor-core kernels: PTX with mma.sync), rel. L2 vs onnxruntime, kernel
 ms, call ms. OPSNN_BUILD_DIR picks the build whose tools run (default:
@@ -42,6 +43,10 @@ VARIANTS = {
     # What a user deploys: ALTE and mixed FP16 (--opsnn-optimize), then the
     # tensor-core pipeline (FP32 GEMMs the policy keeps stay FP32, not TF32).
     "mixed-fp16": MIXED + "opsnn-lower-to-nvvm{chip=sm_80 format=ptx tensor-cores=true}",
+    # The same deployment on a T4 (sm_75: FP16 m16n8k8 tensor cores, no
+    # cp.async); not among the default --variants.
+    "t4-mixed-fp16": "opsnn-optimize{target=t4 precision=mixed-fp16},"
+                     "opsnn-lower-to-nvvm{chip=sm_75 format=ptx tensor-cores=true}",
 }
 # Without a GPU, the tensor-core variants' algorithms on the CPU.
 EMULATED = {
@@ -50,6 +55,9 @@ EMULATED = {
                     "emulate-tensor-core-matmul=a100 emulate-tensor-core-tf32}",
     "mixed-fp16": MIXED + "opsnn-lower-to-cpu{emulate-gpu-loops emulate-warp-reductions "
                           "emulate-tensor-core-matmul=a100}",
+    "t4-mixed-fp16": "opsnn-optimize{target=t4 precision=mixed-fp16},"
+                     "opsnn-lower-to-cpu{emulate-gpu-loops emulate-warp-reductions "
+                     "emulate-tensor-core-matmul=t4}",
 }
 
 
@@ -58,7 +66,13 @@ def main(argv=None):
     p.add_argument("--repeat", type=int, default=20)
     p.add_argument("--dry-run", action="store_true")
     p.add_argument("--models", default="bert_tiny,vit_tiny,bert_layer")
+    p.add_argument("--variants", default="generic,tensor-cores,mixed-fp16",
+                   help="comma-separated, of: " + ", ".join(VARIANTS))
     args = p.parse_args(argv)
+    variants = args.variants.split(",")
+    unknown = [v for v in variants if v not in VARIANTS]
+    if unknown:
+        p.error(f"unknown variant(s) {', '.join(unknown)} (known: {', '.join(VARIANTS)})")
     import onnx
     from opsnn import api, zoo
     from opsnn.cli import onnxruntime_outputs, rel_l2
@@ -83,7 +97,8 @@ def main(argv=None):
             for i, a in enumerate(inputs):
                 np.save(tmp / f"{name}_in{i}.npy", a)
                 in_args.append(f"--input={tmp / f'{name}_in{i}.npy'}")
-            for variant, pipeline in VARIANTS.items():
+            for variant in variants:
+                pipeline = VARIANTS[variant]
                 lowered = subprocess.run(
                     [opt, src, f"--pass-pipeline=builtin.module({pipeline})"],
                     capture_output=True, text=True)
