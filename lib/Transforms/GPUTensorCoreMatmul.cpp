@@ -276,6 +276,14 @@ public:
   /// The kernel goes to nvgpu (the GPU form with to-nvgpu): its fragment
   /// stores stay whole (see storeAccumulators).
   bool nvgpuForm = false;
+  /// The GPU forms' vector copies are aligned to their size (as cp.async's
+  /// must be), so that each is one global or shared access. The CPU
+  /// emulation's are not: an unaligned host buffer (a NumPy view) must not
+  /// fault where x86 would need aligned loads.
+  bool alignCopies = false;
+  llvm::MaybeAlign copyAlignment(int64_t bytes) const {
+    return alignCopies ? llvm::MaybeAlign(bytes) : llvm::MaybeAlign();
+  }
   /// The tokens of the unguarded async copies emitted since the last
   /// takeCopyTokens (the guarded ones' tokens stay in their scf.if: the
   /// tokens order nothing after the NVVM lowering, the groups do).
@@ -297,7 +305,7 @@ public:
         if (isa<VectorType>(pending.value.getType()))
           vector::StoreOp::create(b, loc, pending.value, pending.dst,
                                   pending.indices, /*nontemporal=*/false,
-                                  llvm::MaybeAlign(kCopyBytes));
+                                  copyAlignment(kCopyBytes));
         else
           memref::StoreOp::create(b, loc, pending.value, pending.dst,
                                   pending.indices);
@@ -711,8 +719,12 @@ private:
           // vector.load: the GPU pipeline lowers no vector transfers
           // (the others become cp.async or go through the nvgpu
           // conversion).
-          Value v = zeroOutside(
-              vector::LoadOp::create(b, loc, type, src, srcIndices));
+          // Aligned to its size: rows start 16 bytes apart (N whole
+          // copies) and the chunk at a multiple of its width, so one
+          // 16-byte (8-byte for 8-wide blocks) load, not byte loads.
+          Value v = zeroOutside(vector::LoadOp::create(
+              b, loc, type, src, srcIndices, /*nontemporal=*/false,
+              copyAlignment(copyWidth * elementBytes())));
           for (int64_t e = 0; e < copyWidth; ++e)
             storeToTile(vector::ExtractOp::create(b, loc, v, e), dst,
                         ValueRange{stage, add(col, e), row}, guard);
@@ -736,7 +748,7 @@ private:
           // are not cp.async or fragments), aligned: one 16-byte access.
           Value v = zeroOutside(vector::LoadOp::create(
               b, loc, type, src, srcIndices, /*nontemporal=*/false,
-              llvm::MaybeAlign(kCopyBytes)));
+              copyAlignment(kCopyBytes)));
           storeToTile(v, dst, dstIndices, guard);
           return;
         }
@@ -984,6 +996,7 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
   KernelBuilder kb(b, loc, mm, cfg, isa);
   kb.asyncCopies = asyncCopies;
   kb.nvgpuForm = toNVGPU;
+  kb.alignCopies = true;
   kb.deferStores = !isa.asyncCopies;
   auto shared = gpu::AddressSpaceAttr::get(b.getContext(),
                                            gpu::AddressSpace::Workgroup);

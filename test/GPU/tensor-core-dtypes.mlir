@@ -16,6 +16,7 @@
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true tensor-core-tf32=true" | %ptxas_check --arch sm_80 --arch sm_90 | FileCheck %s --check-prefix=PTXAS
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_90 tensor-cores=true tensor-core-tf32=true" | FileCheck %s --check-prefix=PTX
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true" | FileCheck %s --check-prefix=NOTF32
+// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true" | FileCheck %s --check-prefix=I8LOADS
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="allow-tf32" --canonicalize | FileCheck %s --check-prefix=NVGPU
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="allow-tf32 to-nvgpu=false" --canonicalize | FileCheck %s --check-prefix=VEC
 // RUN: not ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="tiles=64,64,16,32,32" 2>&1 | FileCheck %s --check-prefix=BADBK
@@ -65,6 +66,13 @@
 // PTX-SAME: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX-SAME: mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32
 // PTX-NOT: gpu.binary @gemm_i8_kernel_
+// The K x N INT8 B is read in 16-byte loads (aligned vector.loads), not
+// byte by byte, before its bytes are stored transposed.
+// I8LOADS-NOT: ld.global.{{[bsu]}}8
+// I8LOADS-LABEL: gpu.binary @gemm_i8_kernel
+// I8LOADS-SAME: ld.global.v4.b32
+// I8LOADS-SAME: st.shared.b8
+// I8LOADS-NOT: ld.global.{{[bsu]}}8
 // PTX-LABEL: gpu.binary @conv_i8_kernel
 // PTX-NOT: st.shared.b8
 // PTX-SAME: mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32

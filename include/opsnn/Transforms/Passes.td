@@ -1238,7 +1238,7 @@ def GPUTensorCoreMatmulPass
     matmuls and convolutions run on upstream's m16n8k32 .s8 mma.sync
     (saturating); their B tile is staged N x K (8-bit fragments have no
     `ldmatrix.trans`): an FHWC filter by cp.async as it is, a K x N matrix
-    transposed while it is copied (plain loads, byte stores); BK is a
+    transposed while it is copied (16-byte loads, byte stores); BK is a
     multiple of 32; the i32 fill and the consumers (dequantization,
     requantization) fold as they do for f32 accumulators. A copy is 16 bytes in every case (8 f16/bf16, 4 f32 or
     16 i8 elements), rows are padded by 16 bytes.

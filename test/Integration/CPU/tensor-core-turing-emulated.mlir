@@ -33,15 +33,15 @@
 // VALUES: int [-8, 8]
 // TOL: 1e-5
 
-// Four f16 GEMMs on m16n8k8 fragments with aligned copies, done after the
+// Four f16 GEMMs on m16n8k8 fragments with 16-byte copies, done after the
 // compute; the BF16 and INT8 ones untouched.
 // CHECK-LABEL: IR Dump After GPUTensorCoreMatmulPass
 // CHECK-LABEL: func.func @turing
 // CHECK: memref.alloc() : memref<2x32x40xf16>
-// CHECK: vector.load {{.*}} {alignment = 16 : i64} : memref<256x64xf16>, vector<8xf16>
+// CHECK: vector.load {{.*}} : memref<256x64xf16>, vector<8xf16>
 // CHECK: vector.contract {{.*}} : vector<16x8xf16>, vector<8x8xf16> into vector<16x8xf32>
-// CHECK: vector.load {{.*}} {alignment = 16 : i64} : memref<256x64xf16>, vector<8xf16>
-// CHECK: vector.store {{.*}} {alignment = 16 : i64} : memref<2x32x40xf16>, vector<8xf16>
+// CHECK: vector.load {{.*}} : memref<256x64xf16>, vector<8xf16>
+// CHECK: vector.store {{.*}} : memref<2x32x40xf16>, vector<8xf16>
 // The 160x160 GEMM's B copies: the last round's stores are guarded.
 // CHECK: vector.load {{.*}} : memref<96x160xf16>, vector<8xf16>
 // CHECK: scf.if
