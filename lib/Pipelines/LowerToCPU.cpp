@@ -8,6 +8,8 @@
 #include "opsnn/Pipelines/Pipelines.h"
 
 #include "PipelineStages.h"
+#include "opsnn/Target/TargetDescription.h"
+#include "opsnn/Target/TensorCoreTiles.h"
 #include "opsnn/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -40,6 +42,13 @@ void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
     padChannels.allowTF32 = options.emulateTensorCoreTF32;
     padChannels.targetName = options.emulateTensorCoreMatmul;
     pm.addNestedPass<func::FuncOp>(createPadConvChannelsPass(padChannels));
+    // As on the GPU.
+    std::optional<TargetDescription> target =
+        lookupTarget(options.emulateTensorCoreMatmul);
+    std::optional<TensorCoreISA> isa =
+        target ? getTensorCoreISA(*target) : std::nullopt;
+    if (isa && isa->int8)
+      pm.addNestedPass<func::FuncOp>(createTransposeInt8WeightsPass());
   }
   addBufferizationStage(pm);
   // In the GPU pipeline's order: the tensor-core kernels take their

@@ -12,6 +12,7 @@
 
 #include "PipelineStages.h"
 #include "opsnn/Target/TargetDescription.h"
+#include "opsnn/Target/TensorCoreTiles.h"
 #include "opsnn/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -129,6 +130,13 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
     padChannels.allowTF32 = options.tensorCoreTF32;
     padChannels.targetName = tensorCoreTarget;
     pm.addNestedPass<func::FuncOp>(createPadConvChannelsPass(padChannels));
+    // Constant INT8 weights N x K (cp.async copies), where the chip has
+    // INT8 tensor cores.
+    std::optional<TargetDescription> target = lookupTarget(tensorCoreTarget);
+    std::optional<TensorCoreISA> isa =
+        target ? getTensorCoreISA(*target) : std::nullopt;
+    if (isa && isa->int8)
+      pm.addNestedPass<func::FuncOp>(createTransposeInt8WeightsPass());
   }
   addBufferizationStage(pm);
   // Every host buffer a kernel may touch: registered or managed memory.

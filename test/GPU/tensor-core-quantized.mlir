@@ -17,7 +17,13 @@
 // PTXAS-NOT: qmm_kernel_1
 // PTXAS-NOT: FAIL
 
+// The constant i8 weight is stored N x K at compile time
+// (--opsnn-transpose-int8-weights): both tiles come by cp.async, none is
+// transposed byte by byte into shared memory.
 // CHECK-LABEL: gpu.binary @qmm_kernel_0
+// CHECK-NOT: st.shared.b8
+// CHECK-SAME: cp.async.cg.shared.global [{{[^]]+}}], [{{[^]]+}}], 16;
+// CHECK-NOT: st.shared.b8
 // CHECK-SAME: mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32
 // CHECK-SAME: cvt.rn.f32.s32
 // CHECK-NOT: gpu.binary @qmm_kernel_1

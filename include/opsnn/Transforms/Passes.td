@@ -1203,6 +1203,41 @@ def PadConvChannelsPass
                            "::mlir::tensor::TensorDialect"];
 }
 
+def TransposeInt8WeightsPass
+    : Pass<"opsnn-transpose-int8-weights", "::mlir::func::FuncOp"> {
+  let summary = "Store constant INT8 GEMM weights N x K for the tensor-core "
+                "kernel";
+  let description = [{
+    The tensor-core kernel (`--opsnn-gpu-tensor-core-matmul`) reads an INT8
+    B as N x K fragments: mma.sync's 8-bit operands have no
+    `ldmatrix.trans`. A K x N B is therefore transposed while it is copied
+    into shared memory, a 16-byte load and sixteen 1-byte shared stores per
+    chunk, where an N x K one is a cp.async. Quantized weights are
+    constants (what `--opsnn-quantize` makes of a GEMM's weights), so this
+    pass transposes them once, at compile time: a `linalg.matmul` on
+    tensors of i8 x i8 -> i32 whose B is a dense `arith.constant` K x N
+    becomes the `linalg.generic` contraction
+
+    ```mlir
+    %r = linalg.generic {indexing_maps = [(m, n, k) -> (m, k),
+                                          (m, n, k) -> (n, k),
+                                          (m, n, k) -> (m, n)], ...}
+        ins(%a, %bt : tensor<MxKxi8>, tensor<NxKxi8>) outs(%c : ...) {
+      acc + extsi(a) * extsi(b)
+    }
+    ```
+
+    with `%bt` the transposed constant; the kernel's contraction matcher
+    takes it as a GEMM whose weight is stored [out, in]. The matmul's
+    discardable attributes (precision decisions) carry over. Matmuls with
+    other types, user-defined maps, a B that is not a dense constant
+    (resources), or on buffers are left alone.
+    `--opsnn-lower-to-nvvm="tensor-cores=true"` (on chips with INT8
+    tensor cores) and the CPU emulation run it before bufferization.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def GPUTensorCoreMatmulPass
     : Pass<"opsnn-gpu-tensor-core-matmul", "::mlir::func::FuncOp"> {
   let summary = "Map f16/bf16/tf32 -> f32 and i8 -> i32 linalg.matmul and "
