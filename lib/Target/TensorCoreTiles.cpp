@@ -46,7 +46,8 @@ mlir::opsnn::getTensorCoreISA(const TargetDescription &target) {
   TensorCoreISA turing;
   turing.asyncCopies = false;
   turing.f16FragmentK = 8;
-  turing.bf16 = turing.tf32 = turing.int8 = false;
+  turing.bf16 = turing.tf32 = false;
+  turing.int8M16N8K32 = false;
   return turing;
 }
 

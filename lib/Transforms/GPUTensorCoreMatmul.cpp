@@ -1502,7 +1502,8 @@ struct GPUTensorCoreMatmulPass
         if (failed(mm->epilogue.rewriteProductStores(
                 launch, mm->c, mm->batch > 1 ? mm->m : 0)))
           return signalPassFailure();
-        if (toNVGPU && failed(finalizeMmaOperandTypes(launch, mm->elementType)))
+        if (toNVGPU &&
+            failed(finalizeMmaOperandTypes(launch, mm->elementType, *mmaISA)))
           return signalPassFailure();
       }
       if (succeeded(padding))

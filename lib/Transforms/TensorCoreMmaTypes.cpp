@@ -35,21 +35,73 @@ mlir::opsnn::lookupTensorCoreISA(Location loc, llvm::StringRef targetName) {
   return *isa;
 }
 
-/// The rows of an f16 fragment vector<R x 2 x f16> as R i32 registers.
+/// The rows of a fragment of 32-bit rows (vector<R x 2 x f16>, vector<R x
+/// 4 x i8>) as R i32 registers.
 static SmallVector<Value> packedRegisters(OpBuilder &b, Location loc,
                                           Value fragment) {
   auto type = cast<VectorType>(fragment.getType());
-  auto pairType = VectorType::get({2}, type.getElementType());
+  assert(type.getDimSize(1) * type.getElementTypeBitWidth() == 32 &&
+         "fragment rows are 32-bit registers");
   auto wordType = VectorType::get({1}, b.getI32Type());
   SmallVector<Value> registers;
   for (int64_t row = 0; row < type.getDimSize(0); ++row) {
-    Value pair = vector::ExtractOp::create(b, loc, fragment, row);
-    assert(pair.getType() == pairType && "fragment rows are pairs");
-    (void)pairType;
-    Value word = vector::BitCastOp::create(b, loc, wordType, pair);
+    Value rowValue = vector::ExtractOp::create(b, loc, fragment, row);
+    Value word = vector::BitCastOp::create(b, loc, wordType, rowValue);
     registers.push_back(vector::ExtractOp::create(b, loc, word, 0));
   }
   return registers;
+}
+
+/// nvgpu.mma.sync m16n8k32 .s8 -> four nvvm.mma.sync m8n8k16 .s8 (sm_75).
+/// In the PTX ISA's fragment layouts (g = lane / 4, t = lane % 4) the
+/// m16n8k32 A registers a0..a3 hold rows g, g+8, g, g+8 at columns
+/// 4t.., 4t.., 16+4t.., 16+4t..; B's b0, b1 rows 4t.. and 16+4t.. of
+/// column g; C's c0 c1 row g and c2 c3 row g+8 at columns 2t, 2t+1. Each
+/// m8n8k16 takes one A register (row g, columns 4t..), one B register
+/// (rows 4t.., column g) and two accumulators (row g, columns 2t, 2t+1):
+/// rows 0-7 are (a0, b0) then (a2, b1) on c0 c1, rows 8-15 (a1, b0) then
+/// (a3, b1) on c2 c3. Saturating like upstream's m16n8k32 (.satfinite).
+static LogicalResult rewriteAsTuringInt8(nvgpu::MmaSyncOp op) {
+  MLIRContext *ctx = op.getContext();
+  auto i8 = IntegerType::get(ctx, 8), i32 = IntegerType::get(ctx, 32);
+  auto cType = op.getMatrixC().getType();
+  if (op.getMmaShapeAsArray() != std::array<int64_t, 3>{16, 8, 32} ||
+      op.getMatrixA().getType() != VectorType::get({4, 4}, i8) ||
+      op.getMatrixB().getType() != VectorType::get({2, 4}, i8) ||
+      cType != VectorType::get({2, 2}, i32))
+    return op.emitError("int8 tensor-core fragments for sm_75: expected an "
+                        "m16n8k32 mma.sync on vector<4x4xi8>, vector<2x4xi8> "
+                        "and vector<2x2xi32>");
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  SmallVector<Value> a = packedRegisters(b, loc, op.getMatrixA());
+  SmallVector<Value> bRegs = packedRegisters(b, loc, op.getMatrixB());
+  auto pairType = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32});
+  auto mma = [&](Value aReg, Value bReg, ArrayRef<Value> acc) {
+    auto op = NVVM::MmaOp::create(
+        b, loc, pairType, ValueRange{aReg}, ValueRange{bReg}, acc,
+        /*shape=*/{8, 8, 16}, /*b1Op=*/std::nullopt,
+        NVVM::MMAIntOverflow::satfinite,
+        std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::s8, NVVM::MMATypes::s8},
+        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                       NVVM::MMALayout::col});
+    return SmallVector<Value>{LLVM::ExtractValueOp::create(b, loc, op, 0),
+                              LLVM::ExtractValueOp::create(b, loc, op, 1)};
+  };
+  SmallVector<Value> d;
+  for (int64_t half = 0; half < 2; ++half) {
+    SmallVector<Value> acc;
+    for (int64_t col = 0; col < 2; ++col)
+      acc.push_back(vector::ExtractOp::create(b, loc, op.getMatrixC(),
+                                              ArrayRef<int64_t>{half, col}));
+    acc = mma(a[half], bRegs[0], acc);
+    acc = mma(a[half + 2], bRegs[1], acc);
+    llvm::append_range(d, acc);
+  }
+  Value result = vector::FromElementsOp::create(b, loc, cType, d);
+  op.getResult().replaceAllUsesWith(result);
+  op.erase();
+  return success();
 }
 
 /// nvgpu.mma.sync m16n8k16 on f16 fragments holding bf16 bits ->
@@ -136,11 +188,19 @@ static void markAndRoundTF32(nvgpu::MmaSyncOp op,
 }
 
 LogicalResult mlir::opsnn::finalizeMmaOperandTypes(Operation *root,
-                                                   Type elementType) {
-  if (elementType.isF16() || elementType.isInteger(8))
+                                                   Type elementType,
+                                                   const TensorCoreISA &isa) {
+  bool turingInt8 = elementType.isInteger(8) && !isa.int8M16N8K32;
+  if (elementType.isF16() || (elementType.isInteger(8) && !turingInt8))
     return success(); // upstream's types are right (i8: m16n8k32 .s8)
   SmallVector<nvgpu::MmaSyncOp> mmas;
   root->walk([&](nvgpu::MmaSyncOp op) { mmas.push_back(op); });
+  if (turingInt8) {
+    for (nvgpu::MmaSyncOp op : mmas)
+      if (failed(rewriteAsTuringInt8(op)))
+        return failure();
+    return success();
+  }
   DenseMap<Value, Value> roundedTF32;
   for (nvgpu::MmaSyncOp op : mmas) {
     if (elementType.isF32()) {

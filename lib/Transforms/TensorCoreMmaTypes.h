@@ -54,8 +54,10 @@ FailureOr<TensorCoreISA> lookupTensorCoreISA(Location loc,
                                              llvm::StringRef targetName);
 
 /// Gives every nvgpu.mma.sync under `root` the operand type `elementType`
-/// of the kernel's A and B:
-///  - f16, i8: nothing to do (upstream's m16n8k16 .f16, m16n8k32 .s8);
+/// of the kernel's A and B, in instructions of `isa`'s chip:
+///  - f16, i8: nothing to do (upstream's m16n8k16 .f16, m16n8k32 .s8),
+///    except i8 on sm_75, which has no m16n8k32: each becomes four
+///    nvvm.mma.sync m8n8k16 .s8 on the same registers;
 ///  - f32: marks them `tf32Enabled` (m16n8k8 .tf32) and rounds their A
 ///    and B fragments to TF32 first (cvt.rna.tf32.f32: the hardware would
 ///    truncate);
@@ -64,7 +66,8 @@ FailureOr<TensorCoreISA> lookupTensorCoreISA(Location loc,
 ///    i32, two bf16 each), whose accumulators are rebuilt as the
 ///    vector<2x2xf32> the surrounding code uses.
 /// Fails (with an error) for any other type or fragment shape.
-LogicalResult finalizeMmaOperandTypes(Operation *root, Type elementType);
+LogicalResult finalizeMmaOperandTypes(Operation *root, Type elementType,
+                                      const TensorCoreISA &isa);
 
 } // namespace mlir::opsnn
 

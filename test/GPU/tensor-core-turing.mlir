@@ -7,7 +7,8 @@
 // sm_80, which runs sm_75 code) without spills. In the K loop the loads of
 // the next step come before the fragments' ldmatrix/mma.sync and their
 // stores after them, so the loads are in flight while the tensor cores
-// work. BF16, INT8 and TF32 GEMMs keep the generic path on Turing.
+// work. INT8 GEMMs run as m8n8k16 mma.sync, four per m16n8k32 fragment
+// product of the sm_80 kernel; BF16 and TF32 keep the generic path.
 // REQUIRES: ptxas
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_75 tensor-cores=true" | %ptxas_check --arch sm_75 --arch sm_80 | FileCheck %s --check-prefix=PTXAS
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_75 tensor-cores=true" | FileCheck %s --check-prefix=PTX
@@ -17,7 +18,7 @@
 // RUN: not ops-nn-opt %s --opsnn-gpu-tensor-core-matmul="target=v100" 2>&1 | FileCheck %s --check-prefix=V100
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=t4 tiles=64,64,32,32,32 stages=3" | FileCheck %s --check-prefix=S3
 
-// Only the four FP16 kernels use shared memory. The BERT FFN GEMM takes
+// Only the four FP16 kernels and the INT8 one use shared memory. The BERT FFN GEMM takes
 // 128x128x32 blocks of 8 warps and two stages of 18.5 KiB; the ResNet 3x3
 // convolution 128x64x32 (58x58 padded input read in place).
 // PTXAS-NOT: FAIL
@@ -28,7 +29,7 @@
 // PTXAS: OK small_kernel/small_kernel sm_75: {{[0-9]+}} registers, 4608 B smem, 0 B spill stores, 0 B spill loads, 0 B stack
 // PTXAS: OK classifier_kernel/classifier_kernel sm_75: {{[0-9]+}} registers, {{[0-9]+}} B smem, 0 B spill stores, 0 B spill loads, 0 B stack
 // PTXAS: OK bf16_kernel/bf16_kernel sm_75: {{[0-9]+}} registers, 0 B smem
-// PTXAS: OK int8_kernel/int8_kernel sm_75: {{[0-9]+}} registers, 0 B smem
+// PTXAS: OK int8_kernel/int8_kernel sm_75: {{[0-9]+}} registers, 3072 B smem, 0 B spill stores, 0 B spill loads, 0 B stack
 // PTXAS: OK tf32_kernel/tf32_kernel sm_75: {{[0-9]+}} registers, 0 B smem
 
 // Prologue: step 0's loads and stores; loop: barrier, step k+1's loads,
@@ -52,6 +53,12 @@
 // PTX-SAME: mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32
 // PTX-LABEL: gpu.binary @bf16_kernel
 // PTX-NOT: mma.sync
+// INT8: K x N B transposed into its N x K tile with byte stores (it is an
+// argument, not a constant weight), m8n8k16 mma.sync.
+// PTX-LABEL: gpu.binary @int8_kernel
+// PTX-SAME: ld.global.v4.b32
+// PTX-SAME: mma.sync.aligned.m8n8k16.row.col.satfinite.s32.s8.s8.s32
+// PTX-NOT: m16n8k32
 // PTX-NOT: cp.async
 
 // The vector form of the FFN kernel's K loop (two stages, BK = 32: four
@@ -76,8 +83,9 @@
 // VEC-NOT: gpu.launch
 // VEC: linalg.matmul
 // VEC-LABEL: func.func @int8
-// VEC-NOT: gpu.launch
-// VEC: linalg.matmul
+// VEC: gpu.launch
+// VEC: vector.contract {{.*}} : vector<16x32xi8>, vector<8x32xi8> into vector<16x8xi32>
+// VEC-NOT: linalg.matmul
 // VEC-LABEL: func.func @tf32
 // VEC-NOT: gpu.launch
 // VEC: linalg.matmul {opsnn.tf32}
@@ -94,11 +102,14 @@
 // GUARD: scf.if %[[FITS]] {
 // GUARD-NEXT: vector.store {{.*}} : memref<2x32x24xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 
-// After the nvgpu conversion: m16n8k8 mma.sync, no async copies.
+// After the nvgpu conversion: m16n8k8 mma.sync, no async copies; INT8's
+// m16n8k32 rewritten into nvvm.mma.sync m8n8k16.
 // NVGPU-LABEL: func.func @ffn
 // NVGPU-NOT: nvgpu.device_async
 // NVGPU: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 8]} : (vector<2x2xf16>, vector<1x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // NVGPU-NOT: nvgpu.device_async
+// NVGPU-LABEL: func.func @int8
+// NVGPU: nvvm.mma.sync {{.*}} {intOverflowBehavior = #nvvm.mma_int_overflow<satfinite>, layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<s8>, multiplicandBPtxType = #nvvm.mma_type<s8>, shape = #nvvm.shape<m = 8, n = 8, k = 16>}
 
 // V100: error: target 'v100' (sm_70) has no mma.sync the tensor-core kernel uses (sm_75 or later)
 // Three stages may be forced (they compute the same; the heuristic stops

@@ -74,13 +74,11 @@ func.func @tf32_attribute(%x: tensor<2x8x6x6xf32>, %w: tensor<16x8x3x3xf32>, %ac
 // CHECK: linalg.conv_2d_nhwc_fhwc {{.*}} ins(%{{.*}}, %[[WF]] : tensor<1x6x6x16xi8>, tensor<16x3x3x16xi8>) outs(%{{.*}} : tensor<1x4x4x16xi32>)
 // CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x6x6x16xbf16>, tensor<3x3x16x16xbf16>) outs(%{{.*}} : tensor<1x4x4x16xf32>)
 // CHECK-NOT: linalg.conv_2d_nchw_fchw
-// T4's tensor cores take neither (its INT8 mma.sync is m8n8k16, and it has
-// no BF16 one): both stay NCHW, for the generic path.
+// T4's tensor cores take INT8 (as m8n8k16) but not BF16: the INT8
+// convolution runs in NHWC, the BF16 one stays NCHW for the generic path.
 // T4-LABEL: func.func @int8_and_bf16
-// T4-NOT: layout.convert
-// T4: linalg.conv_2d_nchw_fchw
-// T4-NOT: layout.convert
-// T4: linalg.conv_2d_nchw_fchw
+// T4: linalg.conv_2d_nhwc_fhwc {{.*}} : tensor<1x6x6x16xi8>, tensor<16x3x3x16xi8>)
+// T4: linalg.conv_2d_nchw_fchw {{.*}} : tensor<1x16x6x6xbf16>, tensor<16x16x3x3xbf16>)
 // T4-NOT: layout.convert
 // T4: return
 func.func @int8_and_bf16(%x: tensor<1x16x6x6xi8>, %w: tensor<16x16x3x3xi8>, %acc: tensor<1x16x4x4xi32>,

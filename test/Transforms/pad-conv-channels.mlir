@@ -116,9 +116,9 @@ func.func @fused_into_producer(%image: tensor<1x3x8x8xf32>, %w: tensor<2x2x3x16x
 // -----
 
 // INT8 pads to 16 channels (16 bytes), into an i32 accumulator.
-// Nor INT8 ones the kernel uses.
+// T4 runs INT8 as m8n8k16: padded alike.
 // T4-LABEL: func.func @int8
-// T4: linalg.conv_2d_nhwc_hwcf {{.*}} : tensor<1x6x6x3xi8>, tensor<3x3x3x8xi8>)
+// T4: linalg.conv_2d_nhwc_hwcf {{.*}} : tensor<1x6x6x16xi8>, tensor<3x3x16x8xi8>)
 // CHECK-LABEL: func.func @int8
 // CHECK: tensor.pad %{{.*}} high[0, 0, 0, 13]
 // CHECK: tensor.pad %{{.*}} high[0, 0, 13, 0]

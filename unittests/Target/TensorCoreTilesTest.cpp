@@ -85,14 +85,19 @@ TEST(TensorCoreTilesTest, TensorCoreInstructionsFollowTheChip) {
     EXPECT_EQ(isa->fragmentK(1), 32) << name;
     EXPECT_EQ(isa->maxStages(), 3) << name;
     EXPECT_TRUE(isa->bf16 && isa->tf32 && isa->int8) << name;
+    EXPECT_TRUE(isa->int8M16N8K32) << name;
   }
-  // Turing: FP16 as m16n8k8, synchronous copies, two stages.
+  // Turing: FP16 as m16n8k8, INT8 as m8n8k16, synchronous copies, two
+  // stages.
   std::optional<TensorCoreISA> t4 = getTensorCoreISA(target("t4"));
   ASSERT_TRUE(t4);
   EXPECT_FALSE(t4->asyncCopies);
   EXPECT_EQ(t4->fragmentK(2), 8);
   EXPECT_EQ(t4->maxStages(), 2);
-  EXPECT_FALSE(t4->bf16 || t4->tf32 || t4->int8);
+  EXPECT_FALSE(t4->bf16 || t4->tf32);
+  EXPECT_TRUE(t4->int8);
+  EXPECT_FALSE(t4->int8M16N8K32);
+  EXPECT_EQ(t4->fragmentK(1), 32);
   // Volta's m8n8k4 is not a fragment the kernel uses.
   EXPECT_FALSE(getTensorCoreISA(target("v100")));
   EXPECT_EQ(computeCapability("sm_75"), 75);

@@ -92,8 +92,8 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       *this, "tensor-cores",
       llvm::cl::desc("f16/bf16/i8 matmuls and NHWC convolutions as tensor-core "
                      "kernels (shared-memory tiles, cp.async, ldmatrix, "
-                     "mma.sync; sm_80 and later; sm_75: f16 only, "
-                     "m16n8k8, copies through registers)"),
+                     "mma.sync; sm_80 and later; sm_75: f16 and i8, "
+                     "copies through registers)"),
       llvm::cl::init(false)};
   PassOptions::Option<int64_t> tensorCoreStages{
       *this, "tensor-core-stages",

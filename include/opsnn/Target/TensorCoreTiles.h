@@ -35,18 +35,20 @@ constexpr int64_t mmaFragmentK(int64_t elementBytes) {
 /// What a target's chip offers the tensor-core kernel. sm_80 and later
 /// (and the host, whose emulation follows sm_80): cp.async copies and
 /// mma.sync.m16n8k16 for FP16/BF16, m16n8k8 for TF32, m16n8k32 for INT8.
-/// sm_75 (Turing, T4): FP16 only, as mma.sync.m16n8k8, and no cp.async: the
-/// copies go through registers (see the K loop in GPUTensorCoreMatmul.cpp).
-/// Turing's INT8 mma.sync is m8n8k16, which the kernel's 16-row fragments
-/// do not use, so INT8 keeps the generic path there.
+/// sm_75 (Turing, T4): FP16 as mma.sync.m16n8k8 and INT8 as m8n8k16 (four
+/// per m16n8k32 fragment product, on the same registers), no BF16 or TF32,
+/// and no cp.async: the copies go through registers (see the K loop in
+/// GPUTensorCoreMatmul.cpp).
 struct TensorCoreISA {
   /// cp.async: global-to-shared copies that do not pass through registers
   /// and complete in groups, so several K steps can be in flight.
   bool asyncCopies = true;
   /// The K of an FP16 fragment: 16 (m16n8k16) or 8 (m16n8k8, sm_75).
   int64_t f16FragmentK = 16;
-  /// BF16, TF32 and INT8 mma.sync (sm_80).
+  /// BF16, TF32 and INT8 mma.sync (BF16, TF32: sm_80; INT8: sm_75).
   bool bf16 = true, tf32 = true, int8 = true;
+  /// INT8 as m16n8k32 (sm_80); else m8n8k16 (sm_75).
+  bool int8M16N8K32 = true;
 
   /// The K of one mma.sync fragment for `elementBytes`-byte operands.
   int64_t fragmentK(int64_t elementBytes) const {

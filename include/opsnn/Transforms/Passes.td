@@ -1119,7 +1119,7 @@ def ConvertConvsToNHWCPass
     or the `opsnn.tf32` attribute) and its accumulator (f32, i32) as the
     output, and C a multiple of the 16-byte copy or F a multiple of 8 (so
     that `--opsnn-pad-conv-channels` pads C); for a `target` on sm_75
-    (Turing), f16 alone. An unknown `target` is an error. An INT8 filter becomes FHWC
+    (Turing), f16 and i8 alone. An unknown `target` is an error. An INT8 filter becomes FHWC
     rather than HWCF (the kernel copies an F x K filter by cp.async, a
     K x F one byte by byte). Once any is rewritten the function goes
     channels-last: a depthwise convolution in the importer's grouped form
@@ -1142,7 +1142,7 @@ def ConvertConvsToNHWCPass
            "as TF32">,
     Option<"targetName", "target", "std::string", /*default=*/"\"a100\"",
            "Target whose tensor cores the kernel will use: on sm_75 (t4) "
-           "only f16 convolutions are rewritten">,
+           "only f16 and i8 convolutions are rewritten">,
   ];
   let dependentDialects = ["::mlir::opsnn::layout::LayoutDialect"];
   let statistics = [
@@ -1183,7 +1183,8 @@ def PadConvChannelsPass
     - Only convolutions the tensor-core kernel then takes: static shapes,
       input and filter of one type (f16, bf16, i8, or f32 with
       `allow-tf32` or the `opsnn.tf32` attribute; f16 alone for a
-      `target` on sm_75), an f32 (i32) output and F a multiple of 8.
+      `target` on sm_75, f16 and i8), an f32 (i32) output and F a multiple
+      of 8.
       Others, and those whose C is already a multiple, are left alone. An
       unknown `target` is an error.
 
@@ -1197,7 +1198,7 @@ def PadConvChannelsPass
            "kernel runs them as TF32">,
     Option<"targetName", "target", "std::string", /*default=*/"\"a100\"",
            "Target whose tensor cores the kernel will use: on sm_75 (t4) "
-           "only f16 convolutions are padded">,
+           "only f16 and i8 convolutions are padded">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::tensor::TensorDialect"];
@@ -1365,12 +1366,13 @@ def GPUTensorCoreMatmulPass
     (m16n8k16, through `convert-vector-to-gpu`'s `use-nvgpu` conversion).
 
     The instructions follow `target`'s chip (`TensorCoreISA`): sm_80 and
-    later as above; sm_75 (`t4`) takes FP16 only, as m16n8k8 fragments
+    later as above; sm_75 (`t4`) takes FP16, as m16n8k8 fragments
     (16x8 and 8x8 `vector.contract`s), and copies without cp.async: 16-byte
     aligned `vector.load`s into registers and `vector.store`s to shared
-    memory, the stores of iteration k's copies after its compute (below).
-    BF16, TF32 and INT8 ops keep the generic path there; a target before
-    sm_75 (`v100`) is an error.
+    memory, the stores of iteration k's copies after its compute (below);
+    INT8 keeps the m16n8k32 fragments, each product becoming four
+    `nvvm.mma.sync` m8n8k16 on the same registers. BF16 and TF32 ops keep
+    the generic path there; a target before sm_75 (`v100`) is an error.
 
     The K loop is a software pipeline of S = `stages` shared-memory stages
     (the tiles have a leading stage dimension; K step k uses stage k mod S):

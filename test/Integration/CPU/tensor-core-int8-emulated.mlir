@@ -4,7 +4,8 @@
 // its N x K tile (8-bit B fragments come from N x K rows); the FHWC
 // convolution's filter already is N x K. 16 i8 elements per copy, BK = 32,
 // rows padded by 16. Inputs span the whole i8 range. Target "host" (large
-// blocks, 4 warps) and "a100" (small blocks, guarded copies, 2 stages).
+// blocks, 4 warps), "a100" (small blocks, guarded copies, 2 stages) and
+// "t4" (copies through registers, stored after the compute).
 // The i32 zero fills fold into the accumulators and the consumers are
 // fused as on f32 accumulators: a per-column dequantization (sitofp x
 // scale -> f32; the reference multiplies in f32 too, so exact) and a
@@ -12,6 +13,7 @@
 // convolution.
 // RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-tensor-core-matmul=host}" %s
 // RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-tensor-core-matmul=a100 emulate-tensor-core-stages=2}" %s
+// RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-tensor-core-matmul=t4}" %s
 // RUN: ops-nn-opt %s --opsnn-lower-to-cpu="emulate-tensor-core-matmul=host" --mlir-print-ir-after=opsnn-gpu-tensor-core-matmul 2>&1 >/dev/null | FileCheck %s
 // VALUES: int [-128, 127]
 // REF: out0 = in0.astype(np.int64) @ in1.astype(np.int64)

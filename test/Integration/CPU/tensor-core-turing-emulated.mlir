@@ -16,8 +16,9 @@
 //    rows, ragged in 32-row blocks);
 //  - K = 20, N = 17: both operands copied element by element (loads under
 //    bounds checks, stores deferred like the 16-byte ones);
-//  - BF16 and INT8 GEMMs, which T4's tensor cores do not take (no BF16
-//    mma.sync; Turing's INT8 shape is m8n8k16): the generic path, exact.
+//  - a BF16 GEMM, which T4's tensor cores do not take: the generic path;
+//  - an INT8 GEMM on the kernel's INT8 form (K x N B transposed into its
+//    tile; on the GPU each m16n8k32 product is four m8n8k16), exact.
 // Stages 1 (copy, barrier, compute, barrier) and 2 (the heuristic's
 // maximum without cp.async) are both run; 3 still computes the same.
 // RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-tensor-core-matmul=t4}" %s
@@ -34,7 +35,7 @@
 // TOL: 1e-5
 
 // Four f16 GEMMs on m16n8k8 fragments with 16-byte copies, done after the
-// compute; the BF16 and INT8 ones untouched.
+// compute; the BF16 one untouched, the INT8 one on m16n8k32 fragments.
 // CHECK-LABEL: IR Dump After GPUTensorCoreMatmulPass
 // CHECK-LABEL: func.func @turing
 // CHECK: memref.alloc() : memref<2x32x40xf16>
@@ -48,7 +49,9 @@
 // CHECK-NEXT: vector.store {{.*}} : memref<2x32x24xf16>, vector<8xf16>
 // CHECK-NOT: vector<16x16xf16>
 // CHECK: linalg.matmul ins({{.*}} : memref<64x64xbf16>, memref<64x64xbf16>)
-// CHECK: linalg.matmul ins({{.*}} : memref<32x64xi8>, memref<64x32xi8>)
+// CHECK-NOT: linalg.matmul
+// CHECK: vector.contract {{.*}} : vector<16x32xi8>, vector<8x32xi8> into vector<16x8xi32>
+// CHECK-NOT: linalg.matmul
 // CHECK: return
 
 func.func @turing(%a: tensor<256x64xf16>, %b: tensor<64x256xf16>, %bias: tensor<256xf32>,
