@@ -52,6 +52,20 @@ static SmallVector<Value> packedRegisters(OpBuilder &b, Location loc,
   return registers;
 }
 
+/// Whether `op` is an mma.sync of `shape` on fragments of types `a`, `b`
+/// and `c`; an error at `op` naming `what` and the expected form if not.
+static LogicalResult checkFragments(nvgpu::MmaSyncOp op,
+                                    std::array<int64_t, 3> shape, VectorType a,
+                                    VectorType b, VectorType c,
+                                    StringRef what) {
+  if (op.getMmaShapeAsArray() == shape && op.getMatrixA().getType() == a &&
+      op.getMatrixB().getType() == b && op.getMatrixC().getType() == c)
+    return success();
+  return op.emitError() << what << " tensor-core fragments: expected an m"
+                        << shape[0] << "n" << shape[1] << "k" << shape[2]
+                        << " mma.sync on " << a << ", " << b << " and " << c;
+}
+
 /// nvgpu.mma.sync m16n8k32 .s8 -> four nvvm.mma.sync m8n8k16 .s8 (sm_75).
 /// In the PTX ISA's fragment layouts (g = lane / 4, t = lane % 4) the
 /// m16n8k32 A registers a0..a3 hold rows g, g+8, g, g+8 at columns
@@ -64,14 +78,11 @@ static SmallVector<Value> packedRegisters(OpBuilder &b, Location loc,
 static LogicalResult rewriteAsTuringInt8(nvgpu::MmaSyncOp op) {
   MLIRContext *ctx = op.getContext();
   auto i8 = IntegerType::get(ctx, 8), i32 = IntegerType::get(ctx, 32);
-  auto cType = op.getMatrixC().getType();
-  if (op.getMmaShapeAsArray() != std::array<int64_t, 3>{16, 8, 32} ||
-      op.getMatrixA().getType() != VectorType::get({4, 4}, i8) ||
-      op.getMatrixB().getType() != VectorType::get({2, 4}, i8) ||
-      cType != VectorType::get({2, 2}, i32))
-    return op.emitError("int8 tensor-core fragments for sm_75: expected an "
-                        "m16n8k32 mma.sync on vector<4x4xi8>, vector<2x4xi8> "
-                        "and vector<2x2xi32>");
+  auto cType = VectorType::get({2, 2}, i32);
+  if (failed(checkFragments(op, {16, 8, 32}, VectorType::get({4, 4}, i8),
+                            VectorType::get({2, 4}, i8), cType,
+                            "sm_75 int8")))
+    return failure();
   OpBuilder b(op);
   Location loc = op.getLoc();
   SmallVector<Value> a = packedRegisters(b, loc, op.getMatrixA());
@@ -107,16 +118,11 @@ static LogicalResult rewriteAsTuringInt8(nvgpu::MmaSyncOp op) {
 /// nvgpu.mma.sync m16n8k16 on f16 fragments holding bf16 bits ->
 /// nvvm.mma.sync .bf16.
 static LogicalResult rewriteAsBF16(nvgpu::MmaSyncOp op) {
-  auto aType = op.getMatrixA().getType();
-  auto bType = op.getMatrixB().getType();
-  auto cType = op.getMatrixC().getType();
-  if (op.getMmaShapeAsArray() != std::array<int64_t, 3>{16, 8, 16} ||
-      aType != VectorType::get({4, 2}, Float16Type::get(op.getContext())) ||
-      bType != VectorType::get({2, 2}, Float16Type::get(op.getContext())) ||
-      cType != VectorType::get({2, 2}, Float32Type::get(op.getContext())))
-    return op.emitError("bf16 tensor-core fragments: expected an m16n8k16 "
-                        "mma.sync on vector<4x2xf16>, vector<2x2xf16> and "
-                        "vector<2x2xf32>");
+  auto f16 = Float16Type::get(op.getContext());
+  auto cType = VectorType::get({2, 2}, Float32Type::get(op.getContext()));
+  if (failed(checkFragments(op, {16, 8, 16}, VectorType::get({4, 2}, f16),
+                            VectorType::get({2, 2}, f16), cType, "bf16")))
+    return failure();
   OpBuilder b(op);
   Location loc = op.getLoc();
   SmallVector<Value> a = packedRegisters(b, loc, op.getMatrixA());
