@@ -64,6 +64,10 @@ namespace {
 constexpr int64_t kThreadsPerWarp = 32;
 /// The bytes of one tile copy (cp.async, or a vector load and store).
 constexpr int64_t kCopyBytes = 16;
+/// The side of the byte blocks an 8-bit K x N B is transposed in while it
+/// is copied into its N x K tile: 4 x 4, one 4-byte load per source row
+/// and one 4-byte store per tile row.
+constexpr int64_t kTransposeBlock = 4;
 
 /// Element `e` of the 1-D `vector` as a vector<1x...> (extract and
 /// from_elements: the GPU pipeline lowers no extract_strided_slice).
@@ -302,13 +306,7 @@ public:
   void storePendingCopies() {
     for (PendingStore &pending : std::exchange(pendingStores, {})) {
       auto store = [&]() {
-        if (isa<VectorType>(pending.value.getType()))
-          vector::StoreOp::create(b, loc, pending.value, pending.dst,
-                                  pending.indices, /*nontemporal=*/false,
-                                  copyAlignment(kCopyBytes));
-        else
-          memref::StoreOp::create(b, loc, pending.value, pending.dst,
-                                  pending.indices);
+        emitTileStore(pending.value, pending.dst, pending.indices);
       };
       if (!pending.guard) {
         store();
@@ -321,14 +319,29 @@ public:
     }
   }
 
+  /// A shared-memory store of a copy: memref.store of a scalar, or a
+  /// vector.store aligned to its size (a 16-byte chunk, a 4-byte word).
+  void emitTileStore(Value value, Value dst, ValueRange indices) {
+    auto vectorType = dyn_cast<VectorType>(value.getType());
+    if (!vectorType) {
+      memref::StoreOp::create(b, loc, value, dst, indices);
+      return;
+    }
+    int64_t bytes =
+        vectorType.getNumElements() * vectorType.getElementTypeBitWidth() / 8;
+    vector::StoreOp::create(b, loc, value, dst, indices,
+                            /*nontemporal=*/false, copyAlignment(bytes));
+  }
+
   /// The 16-byte copies of thread `tid` for the K step at `k0`: chunk
   /// c = i * threads + tid of the A tile (BK/8 chunks per row) and of the B
   /// tile (BN/8 per row), guarded when the chunks do not divide evenly.
   /// A convolution's A chunks come from its input (implicit im2col); a
   /// transposed B is copied as a BN x BK tile (BK/8 chunks per row); an
-  /// i8 B stored K x N is read in 16-byte chunks along N and written
-  /// transposed into its BN x BK tile, element by element (plain loads and
-  /// stores, not cp.async). The tiles land in stage `stage` of sA and sB.
+  /// i8 B stored K x N is transposed into its BN x BK tile in 4 x 4 byte
+  /// blocks: four 4-byte loads along N (rows k .. k+3), four 4-byte stores
+  /// along K (plain loads and stores, not cp.async). The tiles land in
+  /// stage `stage` of sA and sB.
   void emitCopies(Value tid, Value bm0, Value bn0, Value k0, Value stage,
                   Value sA, Value sB) {
     int64_t zeroK = raggedK() ? mm.k : 0;
@@ -602,7 +615,9 @@ private:
   /// stage `stage` of `dst`, its edges as `edges` says. With `srcMaps` the
   /// matrix is implicit: element (r, c) of it is src[srcMaps(r, c)] (one
   /// map per source dimension, symbols r and c).
-  /// With `transposeIntoTile` element (r, c) goes to dst[stage, c, r].
+  /// With `transposeIntoTile` element (r, c) goes to dst[stage, c, r]; the
+  /// copies are then 4 x 4 blocks of 8-bit elements (kTransposeBlock), or
+  /// element copies.
   /// With `srcBounds`, a copy whose source index i lies outside
   /// [0, srcBounds[i]) (for each non-zero bound) writes zeros and reads
   /// nothing. Zeros (here and at `edges`) are a cp.async of 0 source bytes
@@ -621,15 +636,24 @@ private:
     assert((!elementCopies || (srcMaps.empty() && !edges.clampCols)) &&
            "element copies of an explicit matrix, zeros past its columns");
     int64_t copyWidth = copyElements();
-    // A transposed copy reads along the tile's columns (BN): 8 i8 when the
-    // block is 8 wide.
-    if (transposeIntoTile)
+    // A transposed copy (of 8-bit elements) takes 4 x 4 blocks: four 4-byte
+    // loads along the source's rows, four 4-byte stores along the tile's
+    // (see the branch below). Element copies: a row at a time.
+    int64_t rowGroup = 1;
+    if (transposeIntoTile && !elementCopies) {
+      copyWidth = kTransposeBlock;
+      rowGroup = kTransposeBlock;
+    } else if (transposeIntoTile) {
       copyWidth = std::gcd(copyWidth, cols);
+    }
     assert(cols % copyWidth == 0 && "tile rows split into whole copies");
+    assert(rows % rowGroup == 0 && "tile columns split into whole blocks");
     assert(edges.clampCols % copyWidth == 0 &&
            "clamped columns split into whole copies");
+    assert((!transposeIntoTile || !edges.clampRows) &&
+           "a transposed source's rows are K: zeros past it, not clamped");
     int64_t perRow = cols / copyWidth;
-    int64_t chunks = rows * perRow;
+    int64_t chunks = rows / rowGroup * perRow;
     int64_t threads = numThreads();
     auto type = VectorType::get({copyWidth}, mm.elementType);
     Value pad = arith::ConstantOp::create(
@@ -651,7 +675,7 @@ private:
         OpBuilder::InsertionGuard insertionGuard(b);
         b.setInsertionPoint(nested.getInsertionBlock(),
                             nested.getInsertionPoint());
-        Value row = div(chunk, perRow);
+        Value row = mul(div(chunk, perRow), rowGroup);
         Value col = mul(rem(chunk, perRow), copyWidth);
         Value srcRow = add(row0, row), srcCol = add(col0, col);
         if (edges.clampRows)
@@ -693,6 +717,38 @@ private:
           }
           return;
         }
+        if (rowGroup > 1) {
+          // Rows srcRow .. srcRow+3 at columns srcCol .. srcCol+3, each a
+          // 4-byte load (zeros past the edges), then tile row col+e gets
+          // the 4 bytes of column e, one 4-byte store at column `row`.
+          auto wordType = VectorType::get({copyWidth}, mm.elementType);
+          SmallVector<Value> lines;
+          for (int64_t r = 0; r < rowGroup; ++r) {
+            SmallVector<Value> indices = {add(srcRow, r), srcCol};
+            Value inside =
+                clampToBounds(indices, {edges.zeroRows, edges.zeroCols},
+                              /*nonNegative=*/true);
+            Value line = vector::LoadOp::create(
+                b, loc, wordType, src, indices, /*nontemporal=*/false,
+                copyAlignment(copyWidth * elementBytes()));
+            if (inside)
+              line = arith::SelectOp::create(
+                  b, loc, inside, line,
+                  arith::ConstantOp::create(b, loc, wordType,
+                                            b.getZeroAttr(wordType)));
+            lines.push_back(line);
+          }
+          for (int64_t e = 0; e < copyWidth; ++e) {
+            SmallVector<Value> bytes = llvm::map_to_vector(
+                lines, [&](Value line) -> Value {
+                  return vector::ExtractOp::create(b, loc, line, e);
+                });
+            Value word = vector::FromElementsOp::create(
+                b, loc, VectorType::get({rowGroup}, mm.elementType), bytes);
+            storeToTile(word, dst, ValueRange{stage, add(col, e), row}, guard);
+          }
+          return;
+        }
         SmallVector<Value> matrixIndices = {srcRow, srcCol};
         Value inBounds =
             clampToBounds(matrixIndices, {edges.zeroRows, edges.zeroCols},
@@ -715,21 +771,6 @@ private:
               arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type)));
         };
         SmallVector<Value> dstIndices = {stage, row, col};
-        if (transposeIntoTile) {
-          // vector.load: the GPU pipeline lowers no vector transfers
-          // (the others become cp.async or go through the nvgpu
-          // conversion).
-          // Aligned to its size: rows start 16 bytes apart (N whole
-          // copies) and the chunk at a multiple of its width, so one
-          // 16-byte (8-byte for 8-wide blocks) load, not byte loads.
-          Value v = zeroOutside(vector::LoadOp::create(
-              b, loc, type, src, srcIndices, /*nontemporal=*/false,
-              copyAlignment(copyWidth * elementBytes())));
-          for (int64_t e = 0; e < copyWidth; ++e)
-            storeToTile(vector::ExtractOp::create(b, loc, v, e), dst,
-                        ValueRange{stage, add(col, e), row}, guard);
-          return;
-        }
         if (asyncCopies) {
           // What createAsyncGroups would make of the transfer pair.
           Value srcElements =
@@ -833,7 +874,7 @@ private:
       return;
     }
     assert(!guard && "an immediate store is guarded by its scf.if");
-    memref::StoreOp::create(b, loc, value, dst, indices);
+    emitTileStore(value, dst, indices);
   }
 };
 

@@ -2,8 +2,8 @@
 //
 // --opsnn-transpose-int8-weights: the tensor-core kernel reads an INT8 B
 // as N x K fragments (8-bit mma.sync operands have no ldmatrix.trans), so
-// a K x N B is transposed while it is copied into shared memory: a 16-byte
-// load and 16 one-byte shared stores per chunk. A quantized weight is a
+// a K x N B is transposed while it is copied into shared memory, through
+// registers, in 4 x 4 byte blocks. A quantized weight is a
 // constant, so this pass transposes it once, at compile time, and rewrites
 // the linalg.matmul into the equivalent linalg.generic contraction that
 // reads it as [n, k]; the kernel then copies it with cp.async, as it does

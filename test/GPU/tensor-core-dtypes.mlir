@@ -62,17 +62,19 @@
 // The i32 zero fills fold into the accumulators: one kernel each.
 // PTX-LABEL: gpu.binary @gemm_i8_kernel
 // PTX-SAME: cp.async.cg.shared.global [{{[^]]+}}], [{{[^]]+}}], 16;
-// PTX-SAME: st.shared.b8
+// PTX-SAME: st.shared.b32
 // PTX-SAME: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX-SAME: mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32
 // PTX-NOT: gpu.binary @gemm_i8_kernel_
-// The K x N INT8 B is read in 16-byte loads (aligned vector.loads), not
-// byte by byte, before its bytes are stored transposed.
-// I8LOADS-NOT: ld.global.{{[bsu]}}8
+// The K x N INT8 B is transposed into its N x K tile in 4 x 4 byte blocks:
+// 4-byte loads along N, byte permutes, 4-byte shared stores along K; no
+// byte loads or stores.
+// I8LOADS-NOT: {{(ld.global|st.shared)}}.{{[bsu]}}8
 // I8LOADS-LABEL: gpu.binary @gemm_i8_kernel
-// I8LOADS-SAME: ld.global.v4.b32
-// I8LOADS-SAME: st.shared.b8
-// I8LOADS-NOT: ld.global.{{[bsu]}}8
+// I8LOADS-SAME: ld.global.b32
+// I8LOADS-SAME: prmt.b32
+// I8LOADS-SAME: st.shared.b32
+// I8LOADS-NOT: {{(ld.global|st.shared)}}.{{[bsu]}}8
 // PTX-LABEL: gpu.binary @conv_i8_kernel
 // PTX-NOT: st.shared.b8
 // PTX-SAME: mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32

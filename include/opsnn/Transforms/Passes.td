@@ -1212,8 +1212,9 @@ def TransposeInt8WeightsPass
     The tensor-core kernel (`--opsnn-gpu-tensor-core-matmul`) reads an INT8
     B as N x K fragments: mma.sync's 8-bit operands have no
     `ldmatrix.trans`. A K x N B is therefore transposed while it is copied
-    into shared memory, a 16-byte load and sixteen 1-byte shared stores per
-    chunk, where an N x K one is a cp.async. Quantized weights are
+    into shared memory, in 4 x 4 byte blocks (four 4-byte loads, byte
+    permutes, four 4-byte shared stores), where an N x K one is a cp.async
+    (no registers, no permutes). Quantized weights are
     constants (what `--opsnn-quantize` makes of a GEMM's weights), so this
     pass transposes them once, at compile time: a `linalg.matmul` on
     tensors of i8 x i8 -> i32 whose B is a dense `arith.constant` K x N
@@ -1274,7 +1275,8 @@ def GPUTensorCoreMatmulPass
     matmuls and convolutions run on upstream's m16n8k32 .s8 mma.sync
     (saturating); their B tile is staged N x K (8-bit fragments have no
     `ldmatrix.trans`): an FHWC filter by cp.async as it is, a K x N matrix
-    transposed while it is copied (16-byte loads, byte stores); BK is a
+    transposed while it is copied (4 x 4 byte blocks: 4-byte loads along
+    N, byte permutes, 4-byte stores along K); BK is a
     multiple of 32; the i32 fill and the consumers (dequantization,
     requantization) fold as they do for f32 accumulators. A copy is 16 bytes in every case (8 f16/bf16, 4 f32 or
     16 i8 elements), rows are padded by 16 bytes.
