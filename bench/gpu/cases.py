@@ -221,16 +221,20 @@ def conv_case(name, group, n, h, w, c, f, k, stride, layout="nhwc", elem="f16",
                  "epilogue": epilogue}, flops, inputs, (ys, out))
 
 
-def gemm_case(name, group, m, k, n, epilogue=None, elem="f16"):
+def gemm_case(name, group, m, k, n, epilogue=None, elem="f16", b_layout="kn"):
+    """A GEMM; B stored [k, n] ("kn") or [n, k] ("nk": a weight stored
+    [out, in], what --opsnn-transpose-int8-weights makes of a constant one;
+    a linalg.generic contraction)."""
     dt, out = NP_DTYPE[elem], OUT_DTYPE.get(elem, np.float32)
-    inputs = [((m, k), dt), ((k, n), dt)]
+    inputs = [((m, k), dt), ((k, n) if b_layout == "kn" else (n, k), dt)]
     flops = 2 * m * n * k
     if epilogue == "bias_gelu":
         inputs.append(((n,), np.float32))
         flops += 9 * m * n   # bias add, x^3 (2), fma (2), tanh (1), add, 2 mul
-    shape = f"{m}x{k} @ {k}x{n} {elem}->{_elem(out)}" + (" +bias+GELU" if epilogue else "")
-    return Case(name, group, "gemm", shape, elem, {"epilogue": epilogue}, flops,
-                inputs, ((m, n), out))
+    b_shape = f"{k}x{n}" if b_layout == "kn" else f"({n}x{k})^T"
+    shape = f"{m}x{k} @ {b_shape} {elem}->{_elem(out)}" + (" +bias+GELU" if epilogue else "")
+    return Case(name, group, "gemm", shape, elem,
+                {"epilogue": epilogue, "b_layout": b_layout}, flops, inputs, ((m, n), out))
 
 
 def eltwise_case(name, group, shape):
@@ -346,6 +350,10 @@ def all_cases():
         gemm_case("bert_ffn1_bf16", "dtypes", M, 768, 3072, elem="bf16"),
         gemm_case("bert_ffn1_tf32", "dtypes", M, 768, 3072, elem="tf32"),
         gemm_case("bert_ffn1_int8", "dtypes", M, 768, 3072, elem="i8"),
+        # Its weight stored [out, in] (a constant one is, after
+        # --opsnn-transpose-int8-weights): cp.async instead of transposing
+        # copies; side by side with the K x N one.
+        gemm_case("bert_ffn1_int8_nk", "dtypes", M, 768, 3072, elem="i8", b_layout="nk"),
         conv_case("r50_s3_3x3_bf16", "dtypes", N, 28, 28, 128, 128, 3, 1, elem="bf16"),
         conv_case("r50_s3_3x3_int8", "dtypes", N, 28, 28, 128, 128, 3, 1, elem="i8",
                   filter_layout="fhwc"),
@@ -541,6 +549,26 @@ def mlir_of(case):
         text += (f"  %y = linalg.{op} {{{tf32}strides = dense<{s}> : tensor<2xi64>, "
                  f"dilations = dense<1> : tensor<2xi64>}}\n"
                  f"      ins(%x, %w : {tys[0]}, {tys[1]}) outs(%acc : {out_ty}) -> {out_ty}\n")
+    elif case.params.get("b_layout") == "nk":
+        et = _elem(case.input_specs[0][1])
+        integer = acc == "i32"
+        ext, mul, add = ("extsi", "muli", "addi") if integer else ("extf", "mulf", "addf")
+        attrs = "attrs = {opsnn.tf32} " if tf32 else ""
+        widen, xv, wv = "", "%x", "%w"
+        if et != acc:
+            widen = (f"    %x32 = arith.{ext} %x : {et} to {acc}\n"
+                     f"    %w32 = arith.{ext} %w : {et} to {acc}\n")
+            xv, wv = "%x32", "%w32"
+        text += (f"  %y = linalg.generic {{indexing_maps = ["
+                 f"affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, "
+                 f"affine_map<(m, n, k) -> (m, n)>], iterator_types = "
+                 f"[\"parallel\", \"parallel\", \"reduction\"]}}\n"
+                 f"      ins(%a, %b : {tys[0]}, {tys[1]}) outs(%acc : {out_ty}) {attrs}{{\n"
+                 f"  ^bb0(%x: {et}, %w: {et}, %o: {acc}):\n" + widen +
+                 f"    %p = arith.{mul} {xv}, {wv} : {acc}\n"
+                 f"    %s = arith.{add} %o, %p : {acc}\n"
+                 f"    linalg.yield %s : {acc}\n"
+                 f"  }} -> {out_ty}\n")
     else:
         attrs = "{opsnn.tf32} " if tf32 else ""
         text += (f"  %y = linalg.matmul {attrs}ins(%a, %b : {tys[0]}, {tys[1]}) "
@@ -593,7 +621,7 @@ def reference(case, inputs, tf32_rounding=True):
             y = _conv_nhwc(a[0].transpose(0, 2, 3, 1), a[1].transpose(2, 3, 1, 0), s)
             y = y.transpose(0, 3, 1, 2)
     elif case.kind == "gemm":
-        y = a[0] @ a[1]
+        y = a[0] @ (a[1].T if case.params.get("b_layout") == "nk" else a[1])
     elif case.kind == "bgemm":
         kn = case.params["b_layout"] == "kn"
         if case.params.get("heads") == "bshd" and kn:
@@ -853,6 +881,9 @@ def torch_worker(spec_path):
                 elif kind == "gemm":
                     a, bm = ins[0], ins[1]
                     bias = ins[2].to(a.dtype) if len(ins) > 2 else None
+
+                    if p.get("b_layout") == "nk":
+                        bm = bm.t()
 
                     def fn(a=a, bm=bm, bias=bias):
                         y = a @ bm
