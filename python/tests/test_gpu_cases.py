@@ -273,6 +273,18 @@ def test_operand_types_as_the_kernel_sees_them():
     int8 = cases.mlir_of(by_name["r50_s3_3x3_int8"])
     assert "linalg.conv_2d_nhwc_fhwc" in int8 and "tensor<128x3x3x128xi8>" in int8
     assert "%zero = arith.constant 0 : i32" in int8
+    # A weight stored [out, in]: the contraction reads B as [n, k], and the
+    # reference multiplies by its transpose.
+    nk = by_name["bert_ffn1_int8_nk"]
+    text = cases.mlir_of(nk)
+    assert "affine_map<(m, n, k) -> (n, k)>" in text and "tensor<3072x768xi8>" in text
+    assert "arith.extsi %x : i8 to i32" in text and "arith.addi %o, %p : i32" in text
+    ai = np.arange(6, dtype=np.int8).reshape(2, 3)
+    bi = np.arange(12, dtype=np.int8).reshape(4, 3)
+    small_nk = cases.Case("t", "t", "gemm", "", "i8", nk.params, 0,
+                          [(ai.shape, np.int8), (bi.shape, np.int8)], ((2, 4), np.int32))
+    assert np.array_equal(cases.reference(small_nk, [ai, bi]),
+                          ai.astype(np.int64) @ bi.T.astype(np.int64))
     # The references take the kernel's values: a TF32 reference differs
     # from the f32 one by the rounding alone.
     case = by_name["bert_ffn1_tf32"]
