@@ -47,7 +47,7 @@
 // PTX-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 
 // NVGPU-DAG: #[[LASTCHUNK:.*]] = affine_map<()[s0, s1] -> ({{.*}}, 992)>
-// NVGPU-DAG: #[[LASTI8:.*]] = affine_map<()[s0, s1] -> ({{.*}}, 224)>
+// NVGPU-DAG: #[[LASTI8:.*]] = affine_map<()[s0, s1] -> ({{.*}}, 236)>
 // NVGPU-LABEL: func.func @classifier
 // NVGPU: gpu.launch blocks({{.*}}) in ({{.*}} = %c63, {{.*}} = %c2, {{.*}} = %c1)
 // NVGPU: affine.min #[[LASTCHUNK]]
@@ -63,13 +63,14 @@
 // NVGPU: nvgpu.device_async_copy {{.*}}, 8, %[[SRC]] {bypassL1} : memref<2x10x10x8xf16>
 // NVGPU-LABEL: func.func @gemm_tf32_k12
 // NVGPU: arith.select %{{.*}}, %c4, %c0 : index
-// INT8 (B read along N, transposed into its N x K tile): 32x32 blocks,
-// B's chunks past N re-read columns 224 .. 239, its rows past K are
-// zeros (a select: these copies are plain loads), stores under col < 240.
+// INT8 (B read along N, transposed into its N x K tile in 4 x 4 blocks):
+// 32x32 blocks, B's blocks past N re-read columns 236 .. 239, its rows
+// past K are zeros (a select per 4-byte row: these copies are plain
+// loads), stores under col < 240.
 // NVGPU-LABEL: func.func @gemm_i8
 // NVGPU: gpu.launch blocks({{.*}}) in ({{.*}} = %c8, {{.*}} = %c16, {{.*}} = %c1)
 // NVGPU: affine.min #[[LASTI8]]
-// NVGPU: arith.select %{{.*}}, %{{.*}}, %cst{{.*}} : vector<16xi8>
+// NVGPU-COUNT-4: arith.select %{{.*}}, %{{.*}}, %cst{{.*}} : vector<4xi8>
 // NVGPU: arith.cmpi ult, %{{.*}}, %c240 : index
 // NVGPU-LABEL: func.func @gemm_reads_c
 // NVGPU: gpu.launch blocks({{.*}}) in ({{.*}} = %c{{[0-9]+}}, {{.*}} = %c{{[0-9]+}}, {{.*}} = %c1)
