@@ -282,9 +282,16 @@ def check_one(args, index, rng, work):
         precisions.append("int8")
     precision = str(rng.choice(precisions))
     config = {"target": str(rng.choice(TARGETS)), "layouts": bool(rng.random() < 0.8),
-              "precision": precision}
+              "precision": precision,
+              # Half the graphs run their GEMMs and convolutions on the
+              # tensor-core kernel of the target, emulated on the CPU (FP32
+              # ones stay FP32: no TF32).
+              "tensor_cores": bool(rng.random() < 0.5)}
     options = "target=%s layouts=%s precision=%s" % (
         config["target"], str(config["layouts"]).lower(), precision)
+    lowering = "opsnn-lower-to-cpu"
+    if config["tensor_cores"]:
+        lowering += "{emulate-tensor-core-matmul=%s}" % config["target"]
     commands = [[args.ops_nn_run, model, "--output-dir", os.path.join(work, "ref")] + feed]
     if precision == "int8":
         ranges = os.path.join(work, "ranges.json")
@@ -292,7 +299,7 @@ def check_one(args, index, rng, work):
                          "--output-dir", os.path.join(work, "cal")] + feed)
         options += " calibration=" + ranges
     optimized = [args.ops_nn_run, model, "--output-dir", os.path.join(work, "opt"),
-                 "--pipeline=opsnn-optimize{%s},opsnn-lower-to-cpu" % options] + feed
+                 "--pipeline=opsnn-optimize{%s},%s" % (options, lowering)] + feed
     commands.append(optimized)
     for command in commands:
         error = run(command, " ".join(command[:2]))

@@ -936,6 +936,11 @@ static FailureOr<TensorCoreMatmul> matchTensorCoreConv(linalg::LinalgOp op,
                       conv->gemmM(), conv->gemmN(), conv->gemmK(),
                       conv->elementType};
   mm.bTransposed = conv->filterFirst;
+  // An HWCF filter is the K x F matrix B: with F not whole 16-byte copies
+  // (a 5-filter convolution) its rows are copied element by element, as a
+  // matmul's B is (16-byte chunks would run into the next row).
+  mm.bElementCopies =
+      !mm.bTransposed && mm.n % copyElements(mm.elementBytes()) != 0;
   mm.conv = *conv;
   // The consumers iterate over (n, oh, ow, f): rows (n, oh, ow), columns f.
   mm.epilogue = matchTensorCoreEpilogue(op, conv->output, {{0, 1, 2}, {3}});

@@ -108,3 +108,31 @@ func.func @nchw_conv_f16(%x: tensor<2x6x11x9xf16>, %w: tensor<6x6x1x1xf16>) -> t
       ins(%x, %w : tensor<2x6x11x9xf16>, tensor<6x6x1x1xf16>) outs(%a : tensor<2x6x6x5xf32>) -> tensor<2x6x6x5xf32>
   return %y : tensor<2x6x6x5xf32>
 }
+
+// -----
+
+// A bf16 operand with a dimension that is not a power of two (a 1x160 @
+// 160x9 matmul in mixed BF16): not vectorized, since x86 instruction
+// selection cannot widen <9 x bfloat> ("Do not know how to soft promote
+// this operator's operand" on a load and an extractelement). The same
+// matmul with 8 columns is.
+// CHECK-LABEL: func @bf16_uneven_columns
+// CHECK: linalg.matmul
+// CHECK-NOT: vector.contract
+// CHECK-LABEL: func @bf16_even_columns
+// CHECK-NOT: linalg.matmul
+// CHECK: vector.contract
+func.func @bf16_uneven_columns(%a: tensor<1x160xbf16>, %b: tensor<160x9xbf16>) -> tensor<1x9xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x9xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x9xf32>) -> tensor<1x9xf32>
+  %y = linalg.matmul ins(%a, %b : tensor<1x160xbf16>, tensor<160x9xbf16>) outs(%f : tensor<1x9xf32>) -> tensor<1x9xf32>
+  return %y : tensor<1x9xf32>
+}
+func.func @bf16_even_columns(%a: tensor<1x160xbf16>, %b: tensor<160x8xbf16>) -> tensor<1x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8xf32>) -> tensor<1x8xf32>
+  %y = linalg.matmul ins(%a, %b : tensor<1x160xbf16>, tensor<160x8xbf16>) outs(%f : tensor<1x8xf32>) -> tensor<1x8xf32>
+  return %y : tensor<1x8xf32>
+}
