@@ -264,7 +264,9 @@ def TileAndVectorizeCPUPass
     scalar loops (`convert-linalg-to-loops` after bufferization): slower,
     never wrong. So are channels-first 1-D convolutions and pooling on
     bf16: upstream vectorizes them by transposing bf16 vectors, which x86
-    instruction selection cannot legalize.
+    instruction selection cannot legalize; and any op with a bf16 operand
+    one of whose dimensions is not a power of two (a matmul with 9
+    columns): x86 cannot widen `<9 x bfloat>` vectors either.
 
     Before:
 
@@ -1332,7 +1334,9 @@ def GPUTensorCoreMatmulPass
     filter, f32 output, static identity-layout buffers, any strides and
     dilations, no padding: padding is a separate op before the convolution)
     run on the same kernel as an implicit GEMM with M = N*OH*OW, N = F and
-    K = KH*KW*C, when C is a multiple of 8 (ragged M, N and K as above).
+    K = KH*KW*C, when C is a multiple of 8 (ragged M, N and K as above; an
+    HWCF filter whose F is not whole 16-byte copies, such as F = 5, is
+    copied element by element, like a matmul's B).
     The output is viewed as the row-major M x F matrix and the filter as
     K x F (HWCF) or F x K (FHWC, staged as a BN x BK tile and read without
     the transpose) through `memref.collapse_shape`; no im2col buffer is
