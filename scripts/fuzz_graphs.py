@@ -8,7 +8,9 @@ pooling) ending either there or in flatten -> matmul (-> softmax), with a
 static or dynamic batch. It runs on the CPU as written and through
 `--opsnn-optimize` with a random target, layouts on or off and a random
 precision (fp32, mixed-fp16, mixed-bf16, fp16, and int8 calibrated on the
-same input), and the outputs must agree within the precision's tolerance.
+same input), half the graphs with their GEMMs and convolutions on the
+target's tensor-core kernel emulated on the CPU (emulate-tensor-core-matmul),
+and the outputs must agree within the precision's tolerance.
 A crash, a verifier error or a mismatch is a failure: the module, its inputs
 and the command are kept under --failures.
 
