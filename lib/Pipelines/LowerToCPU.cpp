@@ -8,8 +8,6 @@
 #include "opsnn/Pipelines/Pipelines.h"
 
 #include "PipelineStages.h"
-#include "opsnn/Target/TargetDescription.h"
-#include "opsnn/Target/TensorCoreTiles.h"
 #include "opsnn/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -37,19 +35,9 @@ void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
   if (options.vectorize && options.emulateTensorCoreMatmul.empty() &&
       !options.emulateWarpReductions && !options.emulateGPULoops)
     pm.addNestedPass<func::FuncOp>(createTileAndVectorizeCPUPass());
-  if (!options.emulateTensorCoreMatmul.empty()) {
-    PadConvChannelsPassOptions padChannels;
-    padChannels.allowTF32 = options.emulateTensorCoreTF32;
-    padChannels.targetName = options.emulateTensorCoreMatmul;
-    pm.addNestedPass<func::FuncOp>(createPadConvChannelsPass(padChannels));
-    // As on the GPU.
-    std::optional<TargetDescription> target =
-        lookupTarget(options.emulateTensorCoreMatmul);
-    std::optional<TensorCoreISA> isa =
-        target ? getTensorCoreISA(*target) : std::nullopt;
-    if (isa && isa->int8)
-      pm.addNestedPass<func::FuncOp>(createTransposeInt8WeightsPass());
-  }
+  if (!options.emulateTensorCoreMatmul.empty())
+    addTensorCoreOperandStage(pm, options.emulateTensorCoreTF32,
+                              options.emulateTensorCoreMatmul);
   addBufferizationStage(pm);
   // In the GPU pipeline's order: the tensor-core kernels take their
   // contractions first (a GEMM whose K is innermost in both operands is a

@@ -12,7 +12,6 @@
 
 #include "PipelineStages.h"
 #include "opsnn/Target/TargetDescription.h"
-#include "opsnn/Target/TensorCoreTiles.h"
 #include "opsnn/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -124,20 +123,8 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
     addTensorCoreConvLayoutStage(pm, options.tensorCoreTF32, tensorCoreTarget);
   // Narrowing casts stay out of contractions: GEMMs read f16/bf16.
   addLowerToLinalgStage(pm, /*fuseNarrowingCasts=*/false);
-  if (options.tensorCores) {
-    // C = 3 convolutions padded for the tensor-core kernel.
-    PadConvChannelsPassOptions padChannels;
-    padChannels.allowTF32 = options.tensorCoreTF32;
-    padChannels.targetName = tensorCoreTarget;
-    pm.addNestedPass<func::FuncOp>(createPadConvChannelsPass(padChannels));
-    // Constant INT8 weights N x K (cp.async copies), where the chip has
-    // INT8 tensor cores.
-    std::optional<TargetDescription> target = lookupTarget(tensorCoreTarget);
-    std::optional<TensorCoreISA> isa =
-        target ? getTensorCoreISA(*target) : std::nullopt;
-    if (isa && isa->int8)
-      pm.addNestedPass<func::FuncOp>(createTransposeInt8WeightsPass());
-  }
+  if (options.tensorCores)
+    addTensorCoreOperandStage(pm, options.tensorCoreTF32, tensorCoreTarget);
   addBufferizationStage(pm);
   // Every host buffer a kernel may touch: registered or managed memory.
   pm.addPass(createGPUHostBuffersPass());

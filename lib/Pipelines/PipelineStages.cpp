@@ -6,6 +6,8 @@
 
 #include "PipelineStages.h"
 
+#include "opsnn/Target/TargetDescription.h"
+#include "opsnn/Target/TensorCoreTiles.h"
 #include "opsnn/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -46,6 +48,20 @@ void mlir::opsnn::addTensorCoreConvLayoutStage(OpPassManager &pm,
   nhwc.targetName = targetName.str();
   pm.addNestedPass<func::FuncOp>(createConvertConvsToNHWCPass(nhwc));
   pm.addNestedPass<func::FuncOp>(createPropagateLayoutsPass());
+}
+
+void mlir::opsnn::addTensorCoreOperandStage(OpPassManager &pm,
+                                             bool allowTF32,
+                                             llvm::StringRef targetName) {
+  PadConvChannelsPassOptions padChannels;
+  padChannels.allowTF32 = allowTF32;
+  padChannels.targetName = targetName.str();
+  pm.addNestedPass<func::FuncOp>(createPadConvChannelsPass(padChannels));
+  std::optional<TargetDescription> target = lookupTarget(targetName);
+  std::optional<TensorCoreISA> isa =
+      target ? getTensorCoreISA(*target) : std::nullopt;
+  if (isa && isa->int8)
+    pm.addNestedPass<func::FuncOp>(createTransposeInt8WeightsPass());
 }
 
 void mlir::opsnn::addParallelLoopsStage(OpPassManager &pm) {

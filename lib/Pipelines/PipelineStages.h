@@ -32,6 +32,14 @@ void addLowerToLinalgStage(OpPassManager &pm, bool fuseNarrowingCasts = true);
 void addTensorCoreConvLayoutStage(OpPassManager &pm, bool allowTF32,
                                   llvm::StringRef targetName);
 
+/// After addLowerToLinalgStage in the tensor-core pipelines, before
+/// bufferization: the operands the kernel of `targetName` reads prepared on
+/// tensors. C = 3 convolutions get zero channels (--opsnn-pad-conv-channels,
+/// f32 ones with `allowTF32`) and, where the chip has INT8 tensor cores,
+/// constant INT8 weights are stored N x K (--opsnn-transpose-int8-weights).
+void addTensorCoreOperandStage(OpPassManager &pm, bool allowTF32,
+                               llvm::StringRef targetName);
+
 /// One-shot bufferization: function arguments and results become
 /// identity-layout memrefs, results are returned (allocated by the callee,
 /// which owns them); ownership-based deallocation frees the intermediates.
