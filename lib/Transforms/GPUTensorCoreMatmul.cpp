@@ -301,6 +301,20 @@ public:
   /// chunks does not have re-reads the last chunk, and its store is
   /// guarded instead of the whole copy.
   bool deferStores = false;
+  /// The K offset of step min(k+S-1, last) for the step at `k0`: what
+  /// iteration k of the pipelined K loop loads with synchronous copies
+  /// (the last S-1 iterations re-load the last step; see buildGPUKernel).
+  Value clampedNextStepK0(Value k0) {
+    MLIRContext *ctx = b.getContext();
+    int64_t lastK0 = (blockSteps(mm.k, cfg.blockK) - 1) * cfg.blockK;
+    AffineExpr next =
+        getAffineSymbolExpr(0, ctx) + (cfg.stages - 1) * cfg.blockK;
+    return affine::AffineMinOp::create(
+        b, loc,
+        AffineMap::get(0, 1, {next, getAffineConstantExpr(lastK0, ctx)}, ctx),
+        ValueRange{k0});
+  }
+
   /// Emits the deferred stores (see deferStores), in the order of their
   /// loads.
   void storePendingCopies() {
@@ -1177,15 +1191,8 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
           };
           if (kb.deferStores) {
             // Loads of step min(k+S-1, last), compute, then the stores.
-            Value loadK0 = affine::AffineMinOp::create(
-                b, loc,
-                AffineMap::get(0, 1,
-                               {k0Expr + (stages - 1) * cfg.blockK,
-                                getAffineConstantExpr((steps - 1) * cfg.blockK,
-                                                      b.getContext())},
-                               b.getContext()),
-                ValueRange{k0});
-            kb.emitCopies(tid, bm0, bn0, loadK0, nextStageOf(), sA, sB);
+            kb.emitCopies(tid, bm0, bn0, kb.clampedNextStepK0(k0),
+                          nextStageOf(), sA, sB);
             SmallVector<Value> next =
                 kb.warpStep(wm0, wn0, computeStage(), fragA, fragB,
                             llvm::to_vector(iterAccs));
@@ -1296,18 +1303,7 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
                   }
                   if (kb.deferStores) {
                     // As on the GPU: step min(k+S-1, last), always.
-                    Value loadK0 = affine::AffineMinOp::create(
-                        b, loc,
-                        AffineMap::get(
-                            0, 1,
-                            {k0Expr + (stages - 1) * cfg.blockK,
-                             getAffineConstantExpr(
-                                 (blockSteps(mm.k, cfg.blockK) - 1) *
-                                     cfg.blockK,
-                                 b.getContext())},
-                            b.getContext()),
-                        ValueRange{k0});
-                    copyStep(loadK0, nextStage);
+                    copyStep(kb.clampedNextStepK0(k0), nextStage);
                     return;
                   }
                   Value inRange = arith::CmpIOp::create(
