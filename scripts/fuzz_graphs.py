@@ -10,6 +10,8 @@ static or dynamic batch. It runs on the CPU as written and through
 precision (fp32, mixed-fp16, mixed-bf16, fp16, and int8 calibrated on the
 same input), half the graphs with their GEMMs and convolutions on the
 target's tensor-core kernel emulated on the CPU (emulate-tensor-core-matmul),
+half (independently) with the rest as the GPU's generic path's loops
+(emulate-gpu-loops: fused, elementwise ones with vector accesses),
 and the outputs must agree within the precision's tolerance.
 A crash, a verifier error or a mismatch is a failure: the module, its inputs
 and the command are kept under --failures.
@@ -289,11 +291,20 @@ def check_one(args, index, rng, work):
               # tensor-core kernel of the target, emulated on the CPU (FP32
               # ones stay FP32: no TF32).
               "tensor_cores": bool(rng.random() < 0.5)}
+    # Half the graphs (drawn last: the draws before keep their values) run
+    # what is left as the GPU's generic path does: fused parallel loops,
+    # elementwise ones widened to vector accesses.
+    config["gpu_loops"] = bool(rng.random() < 0.5)
     options = "target=%s layouts=%s precision=%s" % (
         config["target"], str(config["layouts"]).lower(), precision)
-    lowering = "opsnn-lower-to-cpu"
+    lowering_options = []
     if config["tensor_cores"]:
-        lowering += "{emulate-tensor-core-matmul=%s}" % config["target"]
+        lowering_options.append("emulate-tensor-core-matmul=%s" % config["target"])
+    if config["gpu_loops"]:
+        lowering_options.append("emulate-gpu-loops")
+    lowering = "opsnn-lower-to-cpu"
+    if lowering_options:
+        lowering += "{%s}" % " ".join(lowering_options)
     commands = [[args.ops_nn_run, model, "--output-dir", os.path.join(work, "ref")] + feed]
     if precision == "int8":
         ranges = os.path.join(work, "ranges.json")

@@ -127,8 +127,10 @@ class Case:
     FLOPs and minimum traffic."""
 
     def __init__(self, name, group, kind, shape, dtype, params, flops, inputs, output,
-                 tolerance=None):
+                 tolerance=None, pipeline_options=""):
         self.name, self.group, self.kind, self.shape = name, group, kind, shape
+        # Added to the GPU pipeline's options (a variant of another case).
+        self.pipeline_options = pipeline_options
         self.dtype, self.params, self.flops = dtype, params, flops
         self.input_specs, self.output_spec = inputs, output   # [(shape, np dtype)]
         # Relative L2 above which the answer is wrong: the precision's
@@ -237,11 +239,18 @@ def gemm_case(name, group, m, k, n, epilogue=None, elem="f16", b_layout="kn"):
                 {"epilogue": epilogue, "b_layout": b_layout}, flops, inputs, ((m, n), out))
 
 
-def eltwise_case(name, group, shape):
-    # y = (max(x * 1.5 + 0.25, 0) + r) * 0.5: 5 FLOPs per element.
-    return Case(name, group, "eltwise", "x".join(map(str, shape)) + " f32, 3 generics",
-                "f32", {}, 5 * int(np.prod(shape)),
-                [(shape, np.float32), (shape, np.float32)], (shape, np.float32))
+def eltwise_case(name, group, shape, elem="f32", pipeline_options=""):
+    # y = (max(x * 1.5 + 0.25, 0) + r) * 0.5: 5 FLOPs per element, computed
+    # in `elem` (f16: every op rounds to f16, ~1e-3 from the float64
+    # reference).
+    dt = NP_DTYPE[elem]
+    label = "x".join(map(str, shape)) + f" {elem}, 3 generics"
+    if pipeline_options:
+        label += f" ({pipeline_options})"
+    return Case(name, group, "eltwise", label, elem, {}, 5 * int(np.prod(shape)),
+                [(shape, dt), (shape, dt)], (shape, dt),
+                tolerance=3e-3 if elem == "f16" else None,
+                pipeline_options=pipeline_options)
 
 
 def rowreduce_case(name, group, rows, cols):
@@ -344,6 +353,13 @@ def all_cases():
         conv_case("r50_s3_3x3_bias_relu", "fused", N, 28, 28, 128, 128, 3, 1,
                   epilogue="bias_relu"),
         eltwise_case("eltwise_chain", "fused", (N, 112, 112, 128)),
+        eltwise_case("eltwise_chain_f16", "fused", (N, 112, 112, 128), elem="f16"),
+        # The same with one element per thread (no vector accesses): the
+        # speed-up of --opsnn-vectorize-parallel-loops, side by side.
+        eltwise_case("eltwise_chain_scalar", "fused", (N, 112, 112, 128),
+                     pipeline_options="vectorize-accesses=false"),
+        eltwise_case("eltwise_chain_f16_scalar", "fused", (N, 112, 112, 128), elem="f16",
+                     pipeline_options="vectorize-accesses=false"),
         rowreduce_case("softmax_den", "fused", 4096, 1024),
         rownorm_case("softmax", "fused", "softmax", 4096, 1024),
         rownorm_case("bert_layernorm", "fused", "layernorm", M, 768),
@@ -360,23 +376,31 @@ def all_cases():
     ]
 
 
-# "NHWC FP16 >= 2x NCHW FP32": (fast case, slow case, goal ratio)
-COMPARISONS = [("r50_s2_3x3", "r50_s2_3x3_nchw_f32", 2.0)]
+# (fast case, slow case, goal ratio of their times, what it compares)
+COMPARISONS = [
+    ("r50_s2_3x3", "r50_s2_3x3_nchw_f32", 2.0, "NHWC FP16 vs NCHW FP32 speed-up"),
+    # Vector accesses must not be slower than one element per thread.
+    ("eltwise_chain", "eltwise_chain_scalar", 1.0,
+     "f32 elementwise chain: vector accesses vs one element per thread"),
+    ("eltwise_chain_f16", "eltwise_chain_f16_scalar", 1.0,
+     "f16 elementwise chain: vector accesses vs one element per thread"),
+]
 
 
 # --- MLIR ---------------------------------------------------------------------------
 
-def _generic(res, operands, types, maps, rank, body, out_ty):
+def _generic(res, operands, types, maps, rank, body, out_ty, elem="f32"):
     """`%res = linalg.generic` over `operands`, all-parallel, into a fresh
-    tensor; `body` (block arguments %a0, %a1, ...) yields the element."""
+    tensor; `body` (block arguments %a0, %a1, ... of type `elem`) yields the
+    element."""
     iters = ", ".join(['"parallel"'] * rank)
-    bargs = ", ".join(f"%a{i}: f32" for i in range(len(operands)))
+    bargs = ", ".join(f"%a{i}: {elem}" for i in range(len(operands)))
     return (f"  %{res}_init = tensor.empty() : {out_ty}\n"
             f"  %{res} = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
             f"iterator_types = [{iters}]}}\n"
             f"      ins({', '.join(operands)} : {', '.join(types)}) "
             f"outs(%{res}_init : {out_ty}) {{\n"
-            f"  ^bb0({bargs}, %out: f32):\n{body}  }} -> {out_ty}\n")
+            f"  ^bb0({bargs}, %out: {elem}):\n{body}  }} -> {out_ty}\n")
 
 
 # GELU, tanh form (BERT's "gelu_new"; NumPy has no erf):
@@ -476,22 +500,23 @@ def mlir_of(case):
     if case.kind == "eltwise":
         # Three generics (scale-shift, ReLU + residual, scale): one pass over
         # memory once fused.
-        f32 = lambda n: [out_ty] * n
-        text += _generic("t0", ["%x"], f32(1), [ident] * 2, rank,
-                         "    %c0 = arith.constant 1.5 : f32\n"
-                         "    %c1 = arith.constant 0.25 : f32\n"
-                         "    %m = arith.mulf %a0, %c0 : f32\n"
-                         "    %s = arith.addf %m, %c1 : f32\n    linalg.yield %s : f32\n",
-                         out_ty)
-        text += _generic("t1", ["%t0", "%r"], f32(2), [ident] * 3, rank,
-                         "    %z = arith.constant 0.0 : f32\n"
-                         "    %m = arith.maximumf %a0, %z : f32\n"
-                         "    %s = arith.addf %m, %a1 : f32\n    linalg.yield %s : f32\n",
-                         out_ty)
-        text += _generic("y", ["%t1"], f32(1), [ident] * 2, rank,
-                         "    %c = arith.constant 0.5 : f32\n"
-                         "    %m = arith.mulf %a0, %c : f32\n    linalg.yield %m : f32\n",
-                         out_ty)
+        e = case.dtype
+        same = lambda n: [out_ty] * n
+        text += _generic("t0", ["%x"], same(1), [ident] * 2, rank,
+                         f"    %c0 = arith.constant 1.5 : {e}\n"
+                         f"    %c1 = arith.constant 0.25 : {e}\n"
+                         f"    %m = arith.mulf %a0, %c0 : {e}\n"
+                         f"    %s = arith.addf %m, %c1 : {e}\n    linalg.yield %s : {e}\n",
+                         out_ty, e)
+        text += _generic("t1", ["%t0", "%r"], same(2), [ident] * 3, rank,
+                         f"    %z = arith.constant 0.0 : {e}\n"
+                         f"    %m = arith.maximumf %a0, %z : {e}\n"
+                         f"    %s = arith.addf %m, %a1 : {e}\n    linalg.yield %s : {e}\n",
+                         out_ty, e)
+        text += _generic("y", ["%t1"], same(1), [ident] * 2, rank,
+                         f"    %c = arith.constant 0.5 : {e}\n"
+                         f"    %m = arith.mulf %a0, %c : {e}\n    linalg.yield %m : {e}\n",
+                         out_ty, e)
         return text + f"  return %y : {out_ty}\n}}\n"
     if case.kind == "rownorm":
         return text + _rownorm_body(case, tys[0], out_ty)
@@ -729,10 +754,16 @@ def _tail(text, n=3):
     return " | ".join(lines[-n:])[:400]
 
 
-def ptxas_figures(opt, case_dir, src, chip, timeout):
-    """Lowers `src` with the GPU pipeline and assembles each kernel for
-    `chip` (scripts/ptxas_check.py); returns a dict of figures."""
-    pipeline = f"chip={chip} format=ptx tensor-cores=true"
+def gpu_pipeline_options(case, chip):
+    """The options of --opsnn-lower-to-nvvm for `case`."""
+    return " ".join(filter(None, [f"chip={chip} format=ptx tensor-cores=true",
+                                  case.pipeline_options]))
+
+
+def ptxas_figures(opt, case_dir, src, chip, timeout, options):
+    """Lowers `src` with the GPU pipeline (`options`) and assembles each
+    kernel for `chip` (scripts/ptxas_check.py); returns a dict of figures."""
+    pipeline = options
     lowered = case_dir / "gpu.mlir"
     proc = subprocess.run([opt, str(src), f"--opsnn-lower-to-nvvm={pipeline}", "-o",
                            str(lowered)], capture_output=True, text=True, timeout=timeout)
@@ -741,8 +772,12 @@ def ptxas_figures(opt, case_dir, src, chip, timeout):
     text = lowered.read_text()
     # shfl.sync.bfly: the butterflies of the warp-per-row reduction kernels
     # (--opsnn-gpu-warp-reduce; the generic path has no shuffles).
+    # ld/st.global.v2/.v4: vector accesses to global memory (the widened
+    # elementwise kernels of --opsnn-vectorize-parallel-loops; Turing's
+    # tensor-core copies).
     info = {"tensor_cores": "mma.sync" in text,
-            "warp_shuffles": text.count("shfl.sync.bfly")}
+            "warp_shuffles": text.count("shfl.sync.bfly"),
+            "global_vector_accesses": len(re.findall(r"(?:ld|st)\.global\.v[24]\.", text))}
     ptxas = os.environ.get("PTXAS", "/usr/local/cuda/bin/ptxas")
     if not (os.path.exists(ptxas) or shutil.which("ptxas")):
         info.update(ok=True, status="lowered (ptxas not found: not assembled)")
@@ -766,6 +801,8 @@ def ptxas_figures(opt, case_dir, src, chip, timeout):
                           else "")
                        + (f", {info['warp_shuffles']} shfl.sync.bfly"
                           if info["warp_shuffles"] else "")
+                       + (f", {info['global_vector_accesses']} ld/st.global.v"
+                          if info["global_vector_accesses"] else "")
                        + (f", {spills} B spilled)" if spills else ")"))
     return info
 
@@ -983,13 +1020,15 @@ def run_case(case, ceil, tools, work, args, deadline):
     row = {"name": case.name, "group": case.group, "kind": case.kind, "shape": case.shape,
            "dtype": case.dtype, "flops": case.flops, "bytes": case.bytes,
            **floor_of(case, ceil), "ours_ms": None, "rel_l2": None,
-           "tolerance": case.tolerance, "correct": None}
+           "tolerance": case.tolerance, "correct": None,
+           "pipeline_options": case.pipeline_options}
     d = work / case.name
     d.mkdir(parents=True, exist_ok=True)
     row["case_dir"] = str(d)
     src = d / "case.mlir"
     src.write_text(mlir_of(case))
-    ptx = ptxas_figures(tools["opt"], d, src, args.chip, args.timeout)
+    ptx = ptxas_figures(tools["opt"], d, src, args.chip, args.timeout,
+                        gpu_pipeline_options(case, args.chip))
     row["ptxas"] = ptx
     # A module that does not lower cannot run; one ptxas rejects still may
     # (the driver JIT-compiles the PTX itself), so only a dry run stops here.
@@ -1025,7 +1064,7 @@ def run_case(case, ceil, tools, work, args, deadline):
                f"--output-dir={d / 'out'}", "--json"]
         device_label = "CPU"
     else:
-        pipeline = f"opsnn-lower-to-nvvm{{chip={args.chip} format=ptx tensor-cores=true}}"
+        pipeline = f"opsnn-lower-to-nvvm{{{gpu_pipeline_options(case, args.chip)}}}"
         cmd = [tools["run"], src, "--device=cuda", f"--chip={args.chip}",
                f"--pipeline={pipeline}", f"--emit-artifact={d / 'art'}",
                f"--output-dir={d / 'out'}", "--json"]
@@ -1247,12 +1286,12 @@ def main(argv=None):
             row.pop("case_dir", None)
         by_name = {r["name"]: r for r in run["cases"]}
         run["comparisons"] = []
-        for fast, slow, goal in COMPARISONS:
+        for fast, slow, goal, what in COMPARISONS:
             if fast in by_name and slow in by_name:
                 a, b = by_name[fast].get("ours_ms"), by_name[slow].get("ours_ms")
                 ratio = b / a if a and b else None
                 run["comparisons"].append({
-                    "what": f"NHWC FP16 ({fast}) vs NCHW FP32 ({slow}) speed-up",
+                    "what": f"{what} ({fast} vs {slow})",
                     "fast": fast, "slow": slow, "goal": goal, "ratio": ratio,
                     "met": bool(ratio and ratio >= goal)})
     finally:

@@ -62,6 +62,10 @@ void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
     // The GPU pipeline's copies as loops too (see GPUDeviceCopiesPass).
     pm.addNestedPass<func::FuncOp>(createGPUDeviceCopiesPass());
     addParallelLoopsStage(pm);
+    // Widened as on the GPU (its default 32 threads along x), unaligned:
+    // a NumPy view need not be.
+    addVectorizeKernelAccessesStage(pm, /*minRowVectors=*/32,
+                                    /*aligned=*/false);
   } else
     pm.addPass(createConvertLinalgToLoopsPass());
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass());

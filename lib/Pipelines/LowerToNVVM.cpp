@@ -147,6 +147,11 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
   addParallelLoopsStage(pm);
   // Innermost dimension first, so threadIdx.x walks contiguous elements.
   pm.addPass(createReverseParallelLoopsPass());
+  // Elementwise kernels: up to 16 bytes per thread and access, while a row
+  // still fills the block's x threads.
+  if (options.vectorizeAccesses)
+    addVectorizeKernelAccessesStage(pm, options.tileSizes.front(),
+                                    /*aligned=*/true);
   pm.addNestedPass<func::FuncOp>(
       createParallelLoopTilingPass(llvm::to_vector(options.tileSizes),
                                    /*noMinMaxBounds=*/true));

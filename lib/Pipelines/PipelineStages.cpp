@@ -71,6 +71,15 @@ void mlir::opsnn::addParallelLoopsStage(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createPromoteAccumulatorsPass());
 }
 
+void mlir::opsnn::addVectorizeKernelAccessesStage(OpPassManager &pm,
+                                                   int64_t minRowVectors,
+                                                   bool aligned) {
+  VectorizeParallelLoopsPassOptions widen;
+  widen.minRowVectors = minRowVectors;
+  widen.aligned = aligned;
+  pm.addNestedPass<func::FuncOp>(createVectorizeParallelLoopsPass(widen));
+}
+
 void mlir::opsnn::addBufferizationStage(OpPassManager &pm) {
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;

@@ -55,6 +55,12 @@ void addBufferizationStage(OpPassManager &pm);
 /// their loops (--opsnn-promote-accumulators).
 void addParallelLoopsStage(OpPassManager &pm);
 
+/// Elementwise parallel loops widened to 16-byte vector accesses
+/// (--opsnn-vectorize-parallel-loops) where at least `minRowVectors`
+/// vectors remain along the contiguous dimension; `aligned` for the GPU.
+void addVectorizeKernelAccessesStage(OpPassManager &pm, int64_t minRowVectors,
+                                     bool aligned);
+
 /// The last step of a lowering: fails, with an error at each op's location
 /// that names the op and `pipeline`, when an op outside the LLVM and NVVM
 /// dialects is left (an op no pass of the pipeline lowers). Without it the

@@ -52,8 +52,9 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
       *this, "emulate-gpu-loops",
       llvm::cl::desc("Lower the remaining linalg ops as the GPU's generic "
                      "path does (parallel loops, adjacent ones fused into "
-                     "one kernel), run sequentially; nothing is vectorized "
-                     "beforehand"),
+                     "one kernel, elementwise ones widened to vector "
+                     "accesses as with the GPU's vectorize-accesses), run "
+                     "sequentially; nothing is vectorized beforehand"),
       llvm::cl::init(false)};
 };
 
@@ -112,6 +113,12 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "as TF32 (opsnn-gpu-tensor-core-matmul allow-tf32; "
                      "sm_80 and later)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> vectorizeAccesses{
+      *this, "vectorize-accesses",
+      llvm::cl::desc("Elementwise kernels handle up to 16 bytes of "
+                     "consecutive elements per thread with vector loads and "
+                     "stores (opsnn-vectorize-parallel-loops)"),
+      llvm::cl::init(true)};
 };
 
 /// linalg-on-tensors -> GPU kernels: our dialects lowered, bufferized,

@@ -507,6 +507,104 @@ def ReverseParallelLoopsPass : Pass<"opsnn-reverse-parallel-loops"> {
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def VectorizeParallelLoopsPass
+    : Pass<"opsnn-vectorize-parallel-loops", "::mlir::func::FuncOp"> {
+  let summary = "Widen elementwise scf.parallel loops to V consecutive "
+                "elements per iteration: one vector load per operand, one "
+                "vector store per result";
+  let description = [{
+    On the GPU's generic path each iteration of an `scf.parallel` is a
+    thread, and a thread of an elementwise kernel loads and stores one
+    element: 2 or 4 bytes per instruction, a quarter or an eighth of what
+    `ld.global.v4` moves. Memory-bound kernels (bias, residual add,
+    activations, casts, the copies of padding and concatenation) then issue
+    4 to 8 times the memory instructions they need. This pass makes each
+    iteration handle V consecutive elements of the loop's contiguous
+    dimension: one `vector.load` per operand that moves with it, the scalar
+    body once per element (`vector.extract` in, `vector.from_elements`
+    out), one `vector.store` per result. The other operands (a per-channel
+    bias) are still loaded once per iteration.
+
+    A loop is widened when:
+
+    - it is outermost, not already mapped to the GPU and reduces nothing;
+    - its body has no regions (no loop inside an iteration: contractions
+      and reductions keep their shape), and only loads may touch memory
+      besides the stores;
+    - some induction variable `d` is the last index of every store, runs
+      from 0 to a constant with step 1, and every load or store that
+      depends on `d` has `d` itself as its last index and no other index
+      that depends on it (contiguous elements), of whole-byte elements;
+    - the ops that depend on `d` are side-effect free and work on scalars.
+
+    V is the widest power of two for which:
+
+    - V times the narrowest element of those accesses is at most
+      `vector-bytes`;
+    - V divides the trip count of `d`, and at least `min-row-vectors`
+      vectors remain along it (the GPU pipeline passes its block's
+      x-extent, so that a row still fills the threads it maps to `d`);
+    - every buffer accessed along `d` starts its rows (its offset and
+      every stride but the last, a unit one) on a multiple of
+      min(V x element size, 16) bytes, and its data on a boundary at
+      least as large. The data of a function's buffer argument and of
+      `memref.alloc` or `gpu.alloc` without an alignment is taken to start
+      on 16 bytes (malloc's; ops-nn-run's and the runtime's buffers are
+      64- and 256-byte aligned); an `alloca`, a global or a `memref.view`
+      must show it.
+
+    With `aligned`, each vector access declares that alignment, so the
+    NVPTX back end emits one `ld.global.v4`/`st.global.v4` (or `.v2`) per
+    access instead of splitting it into elements. The CPU emulation
+    (`--opsnn-lower-to-cpu="emulate-gpu-loops"`) runs the same widening
+    without it.
+
+    Loops that do not qualify are left as they are (`-debug-only=opsnn-
+    vectorize-parallel-loops` says why). `vector-bytes` other than 2, 4, 8
+    or 16 and `min-row-vectors` below 1 are errors.
+
+    Before (f16 NHWC, C = 256):
+
+    ```mlir
+    scf.parallel (%c, %w, %h, %n) = (%c0, %c0, %c0, %c0)
+        to (%c256, %c56, %c56, %c8) step (%c1, %c1, %c1, %c1) {
+      %x = memref.load %in[%n, %h, %w, %c] : memref<8x56x56x256xf16>
+      %b = memref.load %bias[%c] : memref<256xf16>
+      %y = arith.addf %x, %b : f16
+      memref.store %y, %out[%n, %h, %w, %c] : memref<8x56x56x256xf16>
+    }
+    ```
+
+    After (V = 8):
+
+    ```mlir
+    scf.parallel (%c, %w, %h, %n) = (%c0, %c0, %c0, %c0)
+        to (%c256, %c56, %c56, %c8) step (%c8, %c1, %c1, %c1) {
+      %x = vector.load %in[%n, %h, %w, %c] {alignment = 16 : i64}
+          : memref<8x56x56x256xf16>, vector<8xf16>
+      %b = vector.load %bias[%c] ... vector<8xf16>
+      %x0 = vector.extract %x[0] : f16 from vector<8xf16>
+      ... eight additions ...
+      %y = vector.from_elements %y0, ..., %y7 : vector<8xf16>
+      vector.store %y, %out[%n, %h, %w, %c] {alignment = 16 : i64} ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"vectorBytes", "vector-bytes", "int64_t", /*default=*/"16",
+           "Widest access of the narrowest element, in bytes (2, 4, 8 or "
+           "16)">,
+    Option<"minRowVectors", "min-row-vectors", "int64_t", /*default=*/"32",
+           "Fewest vectors that must remain along the widened dimension">,
+    Option<"aligned", "aligned", "bool", /*default=*/"false",
+           "Declare each vector access aligned (up to 16 bytes), as the GPU "
+           "pipeline does">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def InterchangeParallelFirstPass
     : Pass<"opsnn-interchange-parallel-first", "::mlir::func::FuncOp"> {
   let summary = "Put every linalg op's parallel loops before its reductions";

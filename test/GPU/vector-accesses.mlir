@@ -1,0 +1,68 @@
+// Elementwise kernels of the generic GPU path with vector accesses
+// (--opsnn-vectorize-parallel-loops, on by default in the pipeline): each
+// thread loads and stores up to 16 bytes of consecutive elements, one
+// ld.global.v4 / st.global.v4 per operand, instead of one element. With
+// vectorize-accesses=false, the one-element kernels of before.
+// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 format=ptx" | %ptxas_check --arch sm_80 --arch sm_90 --ptx-dir %t.wide | FileCheck %s --check-prefix=PTXAS
+// RUN: FileCheck %s --check-prefix=WIDE < %t.wide/bias_relu_residual_kernel.ptx
+// RUN: FileCheck %s --check-prefix=SHORT < %t.wide/short_rows_kernel.ptx
+// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_75 format=ptx" | %ptxas_check --arch sm_75 | FileCheck %s --check-prefix=PTXAS75
+// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 format=ptx vectorize-accesses=false" | %ptxas_check --arch sm_80 --ptx-dir %t.scalar
+// RUN: FileCheck %s --check-prefix=SCALAR < %t.scalar/bias_relu_residual_kernel.ptx
+
+// PTXAS-COUNT-4: 0 B spill stores, 0 B spill loads, 0 B stack
+// PTXAS75-COUNT-2: 0 B spill stores, 0 B spill loads, 0 B stack
+
+// NHWC, C = 256: x (f32) and the bias as two 16-byte halves each, the f16
+// residual and the f16 result as one 16-byte access.
+// WIDE-LABEL: .entry bias_relu_residual_kernel
+// WIDE-COUNT-5: ld.global.v4.b32
+// WIDE-NOT: ld.global
+// WIDE: st.global.v4.b32
+// WIDE-NOT: st.global
+// SCALAR-LABEL: .entry bias_relu_residual_kernel
+// SCALAR-NOT: .v4
+// SCALAR: ld.global.b32
+// SCALAR: ld.global.b32
+// SCALAR: ld.global.b16
+// SCALAR: st.global.b16
+func.func @bias_relu_residual(%x: tensor<2x8x8x256xf32>, %b: tensor<256xf32>, %r: tensor<2x8x8x256xf16>) -> tensor<2x8x8x256xf16> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x8x8x256xf16>
+  %y = linalg.generic {
+      indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (c)>,
+                       affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %b, %r : tensor<2x8x8x256xf32>, tensor<256xf32>, tensor<2x8x8x256xf16>)
+      outs(%e : tensor<2x8x8x256xf16>) {
+  ^bb0(%a: f32, %bb: f32, %rr: f16, %o: f16):
+    %s = arith.addf %a, %bb : f32
+    %m = arith.maximumf %s, %zero : f32
+    %re = arith.extf %rr : f16 to f32
+    %t = arith.addf %m, %re : f32
+    %h = arith.truncf %t : f32 to f16
+    linalg.yield %h : f16
+  } -> tensor<2x8x8x256xf16>
+  return %y : tensor<2x8x8x256xf16>
+}
+
+// C = 64 f16: two elements (4 bytes) per thread, so that a row still has
+// the 32 vectors of a block's x threads: one 4-byte access (.v2.b16).
+// SHORT-LABEL: .entry short_rows_kernel
+// SHORT: ld.global.v2.b16
+// SHORT-NOT: ld.global
+// SHORT: st.global.v2.b16
+// SHORT-NOT: st.global
+func.func @short_rows(%x: tensor<2x8x8x64xf16>) -> tensor<2x8x8x64xf16> {
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<2x8x8x64xf16>
+  %y = linalg.generic {
+      indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<2x8x8x64xf16>) outs(%e : tensor<2x8x8x64xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %m = arith.maximumf %a, %zero : f16
+    linalg.yield %m : f16
+  } -> tensor<2x8x8x64xf16>
+  return %y : tensor<2x8x8x64xf16>
+}
