@@ -16,8 +16,9 @@ for the check.
 
 Usage: bench/gpu/zoo_transformers.py [--repeat N] [--dry-run] [--models a,b]
                                     [--variants generic,tensor-cores,mixed-fp16,t4-mixed-fp16]
-Prints one line per model and variant: kernels (and how many of them are
-tensor-core kernels: PTX with mma.sync), rel. L2 vs onnxruntime, kernel
+Prints one line per model and variant: kernels (how many of them are
+tensor-core kernels: PTX with mma.sync; and how many use vector global
+accesses: ld/st.global.v2/.v4), rel. L2 vs onnxruntime, kernel
 ms, call ms. OPSNN_BUILD_DIR picks the build whose tools run (default:
 build/), e.g. to compare two builds side by side.
 """
@@ -25,6 +26,7 @@ build/), e.g. to compare two builds side by side.
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -104,7 +106,9 @@ def main(argv=None):
                     capture_output=True, text=True)
                 binaries = lowered.stdout.split("gpu.binary @")[1:]
                 mma = sum("mma.sync" in binary for binary in binaries)
-                kernels = f"{len(binaries):3d} kernels ({mma:2d} mma)"
+                wide = sum(bool(re.search(r"(?:ld|st)\.global\.v[24]\.", binary))
+                           for binary in binaries)
+                kernels = f"{len(binaries):3d} kernels ({mma:2d} mma, {wide:2d} vec)"
                 if lowered.returncode:
                     print(f"{name:10s} {variant:13s} lowering failed: {lowered.stderr[-300:]}")
                     continue

@@ -11,6 +11,8 @@
 
 #include "opsnn/Transforms/Passes.h"
 
+#include "VectorAccessAlignment.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -33,71 +35,7 @@ namespace mlir::opsnn {
 } // namespace mlir::opsnn
 
 using namespace mlir;
-
-/// The alignment the pass takes a buffer argument of a function or an
-/// allocation without an `alignment` to have: malloc's and the runtime's
-/// (ops-nn-run copies its inputs to 64-byte boundaries; cuMemAlloc gives
-/// 256).
-static constexpr int64_t kBufferAlignment = 16;
-
-/// The bytes of one element of `type`, or 0 for types a vector access does
-/// not take (i1, sub-byte or index elements).
-static int64_t elementBytes(MemRefType type) {
-  Type element = type.getElementType();
-  if (!isa<IntegerType, FloatType>(element))
-    return 0;
-  unsigned bits = element.getIntOrFloatBitWidth();
-  return bits % 8 == 0 ? bits / 8 : 0;
-}
-
-/// The alignment in bytes that the data of `buffer` (its aligned pointer)
-/// is known to start at: through views to the buffer they view, 0 where
-/// unknown.
-static int64_t knownBaseAlignment(Value buffer) {
-  while (true) {
-    if (auto arg = dyn_cast<BlockArgument>(buffer))
-      return isa<FunctionOpInterface>(arg.getOwner()->getParentOp()) &&
-                     arg.getOwner()->isEntryBlock()
-                 ? kBufferAlignment
-                 : 0;
-    Operation *def = buffer.getDefiningOp();
-    auto attrAlignment = [&](std::optional<uint64_t> align, int64_t dflt) {
-      return align ? std::max<int64_t>(*align, dflt) : dflt;
-    };
-    if (auto alloc = dyn_cast<memref::AllocOp>(def))
-      return attrAlignment(alloc.getAlignment(), kBufferAlignment);
-    if (isa<gpu::AllocOp>(def))
-      return kBufferAlignment;
-    if (auto alloca = dyn_cast<memref::AllocaOp>(def))
-      return attrAlignment(alloca.getAlignment(), 0);
-    if (auto global = dyn_cast<memref::GetGlobalOp>(def)) {
-      auto symbol = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
-          global, global.getNameAttr());
-      return symbol ? attrAlignment(symbol.getAlignment(), 0) : 0;
-    }
-    // memref.view starts its result `byte_shift` bytes into the source's
-    // data, which the result type does not record.
-    if (auto view = dyn_cast<memref::ViewOp>(def)) {
-      std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
-      if (!shift)
-        return 0;
-      int64_t source = knownBaseAlignment(view.getSource());
-      return *shift == 0 ? source
-                         : std::min<int64_t>(source, *shift & -*shift);
-    }
-    // Other views share the source's aligned pointer (a subview's or
-    // reinterpret_cast's offset is in its type, which the caller checks).
-    if (auto transpose = dyn_cast<memref::TransposeOp>(def)) {
-      buffer = transpose.getIn();
-      continue;
-    }
-    if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
-      buffer = view.getViewSource();
-      continue;
-    }
-    return 0;
-  }
-}
+using namespace mlir::opsnn;
 
 namespace {
 /// Which ops of an elementwise loop's body depend on its chosen induction
@@ -116,10 +54,6 @@ struct LoopWidening {
 
   Value iv() const { return loop.getInductionVars()[dim]; }
 
-  /// The alignment in bytes a vector of `lanes` elements of `buffer` may
-  /// declare (at most kBufferAlignment), or 0 if a vector access could
-  /// split it wrongly (a row that does not start on a whole vector).
-  static int64_t vectorAlignment(Value buffer, int64_t lanes);
   /// The widest lane count up to `vectorBytes` bytes of the narrowest
   /// element, leaving at least `minRowVectors` vectors along the dimension;
   /// 1 if none.
@@ -200,7 +134,7 @@ static FailureOr<LoopWidening> analyze(scf::ParallelOp loop,
                        [&](Value v) { return dependent.contains(v); }))
         return fail("an access does not move along the last dimension of "
                     "its buffer with the loop's dimension");
-      if (elementBytes(cast<MemRefType>(buffer.getType())) == 0)
+      if (wholeElementBytes(cast<MemRefType>(buffer.getType())) == 0)
         return fail("an access has elements of no whole bytes");
       w.wideAccesses.push_back(&op);
       continue;
@@ -216,39 +150,18 @@ static FailureOr<LoopWidening> analyze(scf::ParallelOp loop,
   return w;
 }
 
-int64_t LoopWidening::vectorAlignment(Value buffer, int64_t lanes) {
-  auto type = cast<MemRefType>(buffer.getType());
-  int64_t bytes = elementBytes(type);
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) ||
-      strides.back() != 1)
-    return 0;
-  // Every vector starts at a multiple of `lanes` elements past the start
-  // of its row; the rows (and the offset) must keep that alignment.
-  int64_t align = std::min(lanes * bytes, kBufferAlignment);
-  int64_t unit = align / bytes;
-  auto multiple = [&](int64_t v) {
-    return !ShapedType::isDynamic(v) && v % unit == 0;
-  };
-  if (!multiple(offset) ||
-      !llvm::all_of(ArrayRef(strides).drop_back(), multiple))
-    return 0;
-  return knownBaseAlignment(buffer) >= align ? align : 0;
-}
-
 int64_t LoopWidening::chooseLanes(int64_t vectorBytes,
                                   int64_t minRowVectors) const {
   int64_t narrowest = std::numeric_limits<int64_t>::max();
   for (Operation *op : wideAccesses)
     narrowest = std::min(narrowest,
-                         elementBytes(cast<MemRefType>(
+                         wholeElementBytes(cast<MemRefType>(
                              bufferAndIndices(op).first.getType())));
   for (int64_t lanes = vectorBytes / narrowest; lanes >= 2; lanes /= 2) {
     if (tripCount % lanes != 0 || tripCount / lanes < minRowVectors)
       continue;
     if (llvm::all_of(wideAccesses, [&](Operation *op) {
-          return vectorAlignment(bufferAndIndices(op).first, lanes) != 0;
+          return vectorAccessAlignment(bufferAndIndices(op).first, lanes) != 0;
         }))
       return lanes;
   }
@@ -288,7 +201,7 @@ void LoopWidening::apply(RewriterBase &rewriter, int64_t lanes,
         {lanes}, cast<MemRefType>(buffer.getType()).getElementType());
     llvm::MaybeAlign alignment;
     if (aligned)
-      alignment = llvm::MaybeAlign(vectorAlignment(buffer, lanes));
+      alignment = llvm::MaybeAlign(vectorAccessAlignment(buffer, lanes));
     if (auto load = dyn_cast<memref::LoadOp>(op)) {
       Value wide = vector::LoadOp::create(rewriter, opLoc, vectorType, buffer,
                                           indices, /*nontemporal=*/false,

@@ -243,6 +243,32 @@ def test_row_reduction_runs_the_warp_kernel_against_its_reference(tmp_path):
     assert cases.rel_l2(out, cases.reference(case, [x, m])) <= case.tolerance
 
 
+def test_scalar_twins_differ_only_in_vector_accesses(tmp_path):
+    """eltwise_chain_f16 and its _scalar twin are the same module; the GPU
+    pipeline gives the first 16-byte global accesses and the twin
+    (vectorize-accesses=false) none, and the run pairs them for a ratio."""
+    cases = load_cases_module()
+    by_name = {c.name: c for c in cases.all_cases()}
+    wide, scalar = by_name["eltwise_chain_f16"], by_name["eltwise_chain_f16_scalar"]
+    assert cases.mlir_of(wide) == cases.mlir_of(scalar)
+    assert "vectorize-accesses=false" in cases.gpu_pipeline_options(scalar, "sm_80")
+    assert "vectorize-accesses" not in cases.gpu_pipeline_options(wide, "sm_80")
+    out = tmp_path / "gpu.json"
+    proc = subprocess.run([sys.executable, str(CASES), "--dry-run", "--target", "a100",
+                           "--cases", "eltwise_chain_f16,eltwise_chain_f16_scalar",
+                           "--cpu-check-gflop", "0", "--json", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    gpu = json.loads(out.read_text())
+    rows = {r["name"]: r for r in gpu["cases"]}
+    # Two 16-byte loads (x, r) and one store per thread; none in the twin.
+    assert rows["eltwise_chain_f16"]["ptxas"]["global_vector_accesses"] == 3
+    assert rows["eltwise_chain_f16_scalar"]["ptxas"]["global_vector_accesses"] == 0
+    assert rows["eltwise_chain_f16_scalar"]["pipeline_options"] == "vectorize-accesses=false"
+    (pair,) = [c for c in gpu["comparisons"] if c["fast"] == "eltwise_chain_f16"]
+    assert pair["slow"] == "eltwise_chain_f16_scalar" and pair["ratio"] is None
+
+
 def test_operand_types_as_the_kernel_sees_them():
     """BF16 bit patterns rounded to nearest even, TF32 truncated, and the
     modules in the types (and with the attribute) the kernels key on."""

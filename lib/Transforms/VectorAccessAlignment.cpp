@@ -1,0 +1,91 @@
+//===- VectorAccessAlignment.cpp - May a kernel read a row in vectors? ----===//
+//
+// See VectorAccessAlignment.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "VectorAccessAlignment.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+
+int64_t mlir::opsnn::wholeElementBytes(MemRefType type) {
+  Type element = type.getElementType();
+  if (!isa<IntegerType, FloatType>(element))
+    return 0;
+  unsigned bits = element.getIntOrFloatBitWidth();
+  return bits % 8 == 0 ? bits / 8 : 0;
+}
+
+int64_t mlir::opsnn::knownBaseAlignment(Value buffer) {
+  while (true) {
+    if (auto arg = dyn_cast<BlockArgument>(buffer))
+      return isa<FunctionOpInterface>(arg.getOwner()->getParentOp()) &&
+                     arg.getOwner()->isEntryBlock()
+                 ? kBufferAlignment
+                 : 0;
+    Operation *def = buffer.getDefiningOp();
+    auto attrAlignment = [&](std::optional<uint64_t> align, int64_t dflt) {
+      return align ? std::max<int64_t>(*align, dflt) : dflt;
+    };
+    if (auto alloc = dyn_cast<memref::AllocOp>(def))
+      return attrAlignment(alloc.getAlignment(), kBufferAlignment);
+    if (isa<gpu::AllocOp>(def))
+      return kBufferAlignment;
+    if (auto alloca = dyn_cast<memref::AllocaOp>(def))
+      return attrAlignment(alloca.getAlignment(), 0);
+    if (auto global = dyn_cast<memref::GetGlobalOp>(def)) {
+      auto symbol = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+          global, global.getNameAttr());
+      return symbol ? attrAlignment(symbol.getAlignment(), 0) : 0;
+    }
+    // memref.view starts its result `byte_shift` bytes into the source's
+    // data, which the result type does not record.
+    if (auto view = dyn_cast<memref::ViewOp>(def)) {
+      std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
+      if (!shift)
+        return 0;
+      int64_t source = knownBaseAlignment(view.getSource());
+      return *shift == 0 ? source
+                         : std::min<int64_t>(source, *shift & -*shift);
+    }
+    // Other views share the source's aligned pointer (a subview's or
+    // reinterpret_cast's offset is in its type, which the caller checks).
+    if (auto transpose = dyn_cast<memref::TransposeOp>(def)) {
+      buffer = transpose.getIn();
+      continue;
+    }
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
+      buffer = view.getViewSource();
+      continue;
+    }
+    return 0;
+  }
+}
+
+int64_t mlir::opsnn::vectorAccessAlignment(Value buffer, int64_t lanes) {
+  auto type = cast<MemRefType>(buffer.getType());
+  int64_t bytes = wholeElementBytes(type);
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (bytes == 0 || failed(type.getStridesAndOffset(strides, offset)) ||
+      strides.empty() || strides.back() != 1)
+    return 0;
+  // Every vector starts at a multiple of `lanes` elements past the start
+  // of its row; the rows (and the offset) must keep that alignment.
+  int64_t align = std::min(lanes * bytes, kBufferAlignment);
+  int64_t unit = std::max<int64_t>(align / bytes, 1);
+  auto multiple = [&](int64_t v) {
+    return !ShapedType::isDynamic(v) && v % unit == 0;
+  };
+  if (!multiple(offset) ||
+      !llvm::all_of(ArrayRef(strides).drop_back(), multiple))
+    return 0;
+  return knownBaseAlignment(buffer) >= align ? align : 0;
+}
