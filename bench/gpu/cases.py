@@ -294,7 +294,7 @@ def bgemm_case(name, group, batch, heads, m, k, n, b_layout="kn", elem="f16",
                 2 * batch * heads * m * n * k, inputs, (out, np.float32))
 
 
-def rownorm_case(name, group, op, rows, cols):
+def rownorm_case(name, group, op, rows, cols, pipeline_options=""):
     # A whole softmax or layer norm per row: x read and y written once at
     # the minimum (the fused kernel reads x again for each member, from the
     # caches); FLOPs per element: softmax 7 (max; subtract, exp, add;
@@ -305,9 +305,12 @@ def rownorm_case(name, group, op, rows, cols):
         inputs += [((cols,), np.float32), ((cols,), np.float32)]
     what = ("softmax per row" if op == "softmax"
             else "layer norm per row, scale + shift per column")
+    if pipeline_options:
+        what += f" ({pipeline_options})"
     return Case(name, group, "rownorm", f"{rows}x{cols} f32, {what}", "f32", {"op": op},
                 (7 if op == "softmax" else 8) * rows * cols, inputs,
-                ((rows, cols), np.float32), tolerance=1e-5)
+                ((rows, cols), np.float32), tolerance=1e-5,
+                pipeline_options=pipeline_options)
 
 
 def all_cases():
@@ -363,6 +366,12 @@ def all_cases():
         rowreduce_case("softmax_den", "fused", 4096, 1024),
         rownorm_case("softmax", "fused", "softmax", 4096, 1024),
         rownorm_case("bert_layernorm", "fused", "layernorm", M, 768),
+        # One element per lane and access: the warp kernels' vector
+        # accesses, side by side.
+        rownorm_case("softmax_scalar", "fused", "softmax", 4096, 1024,
+                     pipeline_options="vectorize-accesses=false"),
+        rownorm_case("bert_layernorm_scalar", "fused", "layernorm", M, 768,
+                     pipeline_options="vectorize-accesses=false"),
         gemm_case("bert_ffn1_bf16", "dtypes", M, 768, 3072, elem="bf16"),
         gemm_case("bert_ffn1_tf32", "dtypes", M, 768, 3072, elem="tf32"),
         gemm_case("bert_ffn1_int8", "dtypes", M, 768, 3072, elem="i8"),
@@ -384,6 +393,10 @@ COMPARISONS = [
      "f32 elementwise chain: vector accesses vs one element per thread"),
     ("eltwise_chain_f16", "eltwise_chain_f16_scalar", 1.0,
      "f16 elementwise chain: vector accesses vs one element per thread"),
+    ("softmax", "softmax_scalar", 1.0,
+     "softmax rows: vector accesses vs one element per lane"),
+    ("bert_layernorm", "bert_layernorm_scalar", 1.0,
+     "layer norm rows: vector accesses vs one element per lane"),
 ]
 
 

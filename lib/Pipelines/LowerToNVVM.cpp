@@ -136,8 +136,11 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createGPUTensorCoreMatmulPass(tensorCores));
   }
 
-  if (options.warpReductions)
-    pm.addNestedPass<func::FuncOp>(createGPUWarpReducePass());
+  if (options.warpReductions) {
+    GPUWarpReducePassOptions warpReduce;
+    warpReduce.vectorize = options.vectorizeAccesses;
+    pm.addNestedPass<func::FuncOp>(createGPUWarpReducePass(warpReduce));
+  }
   // The copies left in the host code (padding, concatenation) as kernels.
   pm.addNestedPass<func::FuncOp>(createGPUDeviceCopiesPass());
 

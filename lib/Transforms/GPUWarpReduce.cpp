@@ -22,6 +22,8 @@
 
 #include "opsnn/Transforms/Passes.h"
 
+#include "VectorAccessAlignment.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -29,6 +31,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Matchers.h"
@@ -435,10 +438,15 @@ RowGroup collectRowGroup(const RowReduction &head, bool fuse, int64_t minSize) {
 }
 
 /// Builds the pieces of the kernel body shared by the GPU and CPU forms.
+/// A lane handles `width` consecutive elements of a row at a time: one
+/// vector load per operand that runs along the row, the payload once per
+/// element, one vector store per elementwise result (`aligned`: declaring
+/// the vectors' alignment, as the GPU form does).
 class RowGroupBuilder {
 public:
-  RowGroupBuilder(OpBuilder &b, Location loc, const RowGroup &group)
-      : b(b), loc(loc), group(group) {}
+  RowGroupBuilder(OpBuilder &b, Location loc, const RowGroup &group,
+                  int64_t width, bool aligned)
+      : b(b), loc(loc), group(group), width(width), aligned(aligned) {}
 
   Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   int64_t rows() const { return group.head().rows(); }
@@ -461,29 +469,47 @@ public:
   /// Starts a row: forgets the previous row's per-row values.
   void beginRow() { rowValues.clear(); }
 
-  /// `op`'s payload at element `k` of the row at `parallel`: the reduced
-  /// element x for a reduction, the yielded value otherwise. Buffers an
-  /// earlier reduction of the group wrote are read from its registers.
-  Value element(linalg::GenericOp op, ArrayRef<Value> parallel, Value k) {
+  /// `op`'s payload at elements k, ..., k + width - 1 of the row at
+  /// `parallel` (one value: at the row itself for a per-row member, whose
+  /// `k` is null): the reduced element x for a reduction, the yielded value
+  /// otherwise. Buffers an earlier reduction of the group wrote are read
+  /// from its registers; operands along the row as one vector each.
+  SmallVector<Value> elements(linalg::GenericOp op, ArrayRef<Value> parallel,
+                              Value k) {
     SmallVector<Value> ivs(parallel);
     if (k) // not for a per-row member, whose loops are the parallel ones
       ivs.push_back(k);
-    IRMapping mapping;
+    int64_t count = k ? width : 1;
+    SmallVector<IRMapping> lanes(count);
     Block &body = op.getRegion().front();
     for (OpOperand *input : op.getDpsInputOperands()) {
+      BlockArgument arg = body.getArgument(input->getOperandNumber());
+      AffineMap map = op.getMatchingIndexingMap(input);
+      SmallVector<Value> indices = indicesOf(map, ivs);
       Value value = rowValues.lookup(input->get());
+      if (!value && k && count > 1 && alongRow(map)) {
+        Value vector = vector::LoadOp::create(
+            b, loc, VectorType::get({count}, arg.getType()), input->get(),
+            indices, /*nontemporal=*/false, alignment(input->get()));
+        for (int64_t i = 0; i < count; ++i)
+          lanes[i].map(arg, vector::ExtractOp::create(b, loc, vector, i));
+        continue;
+      }
       if (!value)
-        value = memref::LoadOp::create(
-            b, loc, input->get(),
-            indicesOf(op.getMatchingIndexingMap(input), ivs));
-      mapping.map(body.getArgument(input->getOperandNumber()), value);
+        value = memref::LoadOp::create(b, loc, input->get(), indices);
+      for (IRMapping &lane : lanes)
+        lane.map(arg, value);
     }
     const RowReduction *red = group.reductionOf(op);
-    for (Operation &payloadOp : body.without_terminator())
-      if (!red || &payloadOp != red->combiner)
-        b.clone(payloadOp, mapping);
-    return mapping.lookupOrDefault(
-        red ? red->element : body.getTerminator()->getOperand(0));
+    SmallVector<Value> results;
+    for (IRMapping &lane : lanes) {
+      for (Operation &payloadOp : body.without_terminator())
+        if (!red || &payloadOp != red->combiner)
+          b.clone(payloadOp, lane);
+      results.push_back(lane.lookupOrDefault(
+          red ? red->element : body.getTerminator()->getOperand(0)));
+    }
+    return results;
   }
 
   /// combiner(x, acc) of `red` on new operands.
@@ -494,19 +520,34 @@ public:
     return b.clone(*red.combiner, mapping)->getResult(0);
   }
 
-  /// Lane `lane`'s partial over elements lane, lane + 32, ... of the row.
+  /// Lane `lane`'s partial over its elements of the row: the `width`
+  /// elements from lane x width, then those 32 x width further on, ...,
+  /// combined in that order.
   Value lanePartial(const RowReduction &red, ArrayRef<Value> parallel,
                     Value lane) {
-    Value first = element(red.op, parallel, lane);
+    Value first = laneStart(lane);
+    SmallVector<Value> xs = elements(red.op, parallel, first);
+    Value partial = xs.front();
+    for (Value x : ArrayRef(xs).drop_front())
+      partial = combine(red, x, partial);
+    int64_t step = kWarpSize * width;
     auto loop = scf::ForOp::create(
-        b, loc, addWarp(lane), cst(rowLength()), cst(kWarpSize),
-        ValueRange{first},
+        b, loc, addConstant(first, step), cst(rowLength()), cst(step),
+        ValueRange{partial},
         [&](OpBuilder &, Location, Value k, ValueRange iterArgs) {
-          scf::YieldOp::create(
-              b, loc,
-              combine(red, element(red.op, parallel, k), iterArgs[0]));
+          Value acc = iterArgs[0];
+          for (Value x : elements(red.op, parallel, k))
+            acc = combine(red, x, acc);
+          scf::YieldOp::create(b, loc, acc);
         });
     return loop.getResult(0);
+  }
+
+  /// The first element of the row that lane `lane` handles.
+  Value laneStart(Value lane) {
+    AffineExpr s0 = getAffineSymbolExpr(0, b.getContext());
+    return affine::AffineApplyOp::create(b, loc, AffineMap::get(0, 1, s0 * width),
+                                         lane);
   }
 
   /// The row's result of `red` from its lanes' `total`:
@@ -526,7 +567,7 @@ public:
   /// Per-row member `op`'s value for the row at `parallel`, from the
   /// registers or memory; later members read it from registers.
   Value perRowResult(linalg::GenericOp op, ArrayRef<Value> parallel) {
-    Value result = element(op, parallel, /*k=*/Value());
+    Value result = elements(op, parallel, /*k=*/Value()).front();
     rowValues[outputOf(op)] = result;
     return result;
   }
@@ -539,35 +580,54 @@ public:
                             outputIndices(op, parallel));
   }
 
-  /// Elementwise member `op` at elements first, first + step, ... of the
-  /// row.
+  /// Elementwise member `op` at the `width` elements from first, first +
+  /// step, ... of the row.
   void storeElements(linalg::GenericOp op, ArrayRef<Value> parallel,
                      Value first, int64_t step) {
     scf::ForOp::create(
         b, loc, first, cst(rowLength()), cst(step), ValueRange{},
         [&](OpBuilder &, Location, Value k, ValueRange) {
-          Value value = element(op, parallel, k);
+          SmallVector<Value> values = elements(op, parallel, k);
           SmallVector<Value> ivs(parallel);
           ivs.push_back(k);
-          memref::StoreOp::create(
-              b, loc, value, outputOf(op),
-              indicesOf(op.getMatchingIndexingMap(op.getDpsInitOperand(0)),
-                        ivs));
+          Value out = outputOf(op);
+          SmallVector<Value> indices = indicesOf(
+              op.getMatchingIndexingMap(op.getDpsInitOperand(0)), ivs);
+          if (values.size() == 1) {
+            memref::StoreOp::create(b, loc, values.front(), out, indices);
+          } else {
+            auto type = VectorType::get({int64_t(values.size())},
+                                        values.front().getType());
+            Value vector = vector::FromElementsOp::create(b, loc, type, values);
+            vector::StoreOp::create(b, loc, vector, out, indices,
+                                    /*nontemporal=*/false, alignment(out));
+          }
           scf::YieldOp::create(b, loc);
         });
   }
 
-  Value addWarp(Value lane) {
+  Value addConstant(Value v, int64_t c) {
     return affine::AffineApplyOp::create(
         b, loc,
-        AffineMap::get(0, 1,
-                       getAffineSymbolExpr(0, b.getContext()) + kWarpSize),
-        lane);
+        AffineMap::get(0, 1, getAffineSymbolExpr(0, b.getContext()) + c), v);
   }
 
 private:
   static Value outputOf(linalg::GenericOp op) {
     return op.getDpsInitOperand(0)->get();
+  }
+  /// Whether an operand read through `map` (on the group's loops) runs
+  /// along the row: the row loop indexes it (innermost, as the matchers
+  /// require).
+  bool alongRow(AffineMap map) const {
+    return llvm::is_contained(
+        map.getResults(),
+        getAffineDimExpr(map.getNumDims() - 1, map.getContext()));
+  }
+  /// The alignment a vector access of `buffer` declares in the GPU form.
+  llvm::MaybeAlign alignment(Value buffer) const {
+    return aligned ? llvm::MaybeAlign(vectorAccessAlignment(buffer, width))
+                   : llvm::MaybeAlign();
   }
   static SmallVector<Value> indicesOf(AffineMap map, ArrayRef<Value> ivs) {
     return llvm::map_to_vector(map.getResults(), [&](AffineExpr e) {
@@ -583,17 +643,51 @@ private:
   OpBuilder &b;
   Location loc;
   const RowGroup &group;
+  int64_t width;
+  bool aligned;
   /// This row's results of the group's reductions so far, by output buffer.
   DenseMap<Value, Value> rowValues;
 };
+
+/// The elements a lane of `group` handles at a time: the most, up to 16
+/// bytes of the narrowest element read or written along the rows, that
+/// divide the row, still give every lane of the warp a whole vector, and
+/// keep every such buffer's rows on the vector's alignment; 1 if none.
+int64_t chooseRowVectorWidth(const RowGroup &group) {
+  SmallVector<Value> rowBuffers;
+  for (const RowMember &member : group.members) {
+    if (member.kind == RowOpKind::PerRow)
+      continue;
+    linalg::GenericOp op = member.op;
+    unsigned last = op.getNumLoops() - 1;
+    for (OpOperand &operand : op->getOpOperands())
+      if (op.getMatchingIndexingMap(&operand).isFunctionOfDim(last))
+        rowBuffers.push_back(operand.get());
+  }
+  int64_t narrowest = kBufferAlignment;
+  for (Value buffer : rowBuffers) {
+    int64_t bytes = wholeElementBytes(cast<MemRefType>(buffer.getType()));
+    if (bytes == 0)
+      return 1;
+    narrowest = std::min(narrowest, bytes);
+  }
+  int64_t row = group.head().reductionSize;
+  for (int64_t width = kBufferAlignment / narrowest; width >= 2; width /= 2)
+    if (row % width == 0 && row >= kWarpSize * width &&
+        llvm::all_of(rowBuffers, [&](Value buffer) {
+          return vectorAccessAlignment(buffer, width) != 0;
+        }))
+      return width;
+  return 1;
+}
 
 /// One warp per row: blocks of `warps` warps, warp w of block b on row
 /// b * warps + w. Each reduction's butterfly leaves its total in every lane
 /// (lane 0 stores it, every lane goes on with it); each elementwise member
 /// has lane l write elements l, l + 32, ... of the row.
 void buildGPUKernel(OpBuilder &b, Location loc, const RowGroup &group,
-                    int64_t warps) {
-  RowGroupBuilder rb(b, loc, group);
+                    int64_t warps, int64_t width) {
+  RowGroupBuilder rb(b, loc, group, width, /*aligned=*/true);
   Value one = rb.cst(1);
   int64_t rows = rb.rows();
   auto launch = gpu::LaunchOp::create(
@@ -617,7 +711,8 @@ void buildGPUKernel(OpBuilder &b, Location loc, const RowGroup &group,
     rb.beginRow();
     for (const RowMember &member : group.members) {
       if (member.kind == RowOpKind::Elementwise) {
-        rb.storeElements(member.op, parallel, lane, kWarpSize);
+        rb.storeElements(member.op, parallel, rb.laneStart(lane),
+                         kWarpSize * width);
         continue;
       }
       auto isLane0 = [&] {
@@ -656,8 +751,10 @@ void buildGPUKernel(OpBuilder &b, Location loc, const RowGroup &group,
 /// offset], partial[lane]) (into a second buffer: the shuffles read the
 /// values from before the step), then lane 0's total; elementwise members
 /// over the whole row.
-void buildCPUEmulation(OpBuilder &b, Location loc, const RowGroup &group) {
-  RowGroupBuilder rb(b, loc, group);
+void buildCPUEmulation(OpBuilder &b, Location loc, const RowGroup &group,
+                       int64_t width) {
+  // Unaligned: a NumPy view need not be.
+  RowGroupBuilder rb(b, loc, group, width, /*aligned=*/false);
   Value c0 = rb.cst(0), c1 = rb.cst(1), lanes = rb.cst(kWarpSize);
   // One pair of lane buffers per accumulator type.
   DenseMap<Type, std::pair<Value, Value>> laneBuffers;
@@ -676,7 +773,7 @@ void buildCPUEmulation(OpBuilder &b, Location loc, const RowGroup &group) {
         rb.beginRow();
         for (const RowMember &member : group.members) {
           if (member.kind == RowOpKind::Elementwise) {
-            rb.storeElements(member.op, parallel, c0, 1);
+            rb.storeElements(member.op, parallel, c0, width);
             continue;
           }
           if (member.kind == RowOpKind::PerRow) {
@@ -781,10 +878,11 @@ struct GPUWarpReducePass
       linalg::GenericOp last = group.members.back().op;
       OpBuilder b(last);
       Location loc = group.head().op->getLoc();
+      int64_t width = vectorize ? chooseRowVectorWidth(group) : 1;
       if (emulateOnCPU)
-        buildCPUEmulation(b, loc, group);
+        buildCPUEmulation(b, loc, group, width);
       else
-        buildGPUKernel(b, loc, group, warpsPerBlock);
+        buildGPUKernel(b, loc, group, warpsPerBlock, width);
       for (RowMember &member : group.members)
         member.op.erase();
       for (RowReduction &red : group.reductions)

@@ -23,9 +23,13 @@
 // CHECK-LABEL: gpu.binary @attn_kernel
 // CHECK-SAME: %ctaid.z
 // CHECK-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// The softmax: each lane reads 8 f32 scores (two 16-byte loads) and
+// writes 8 f16 (one 16-byte store), converted in pairs.
 // CHECK-LABEL: gpu.binary @attn_kernel_0
+// CHECK-SAME: ld.global.v4.b32
 // CHECK-SAME: shfl.sync.bfly.b32
-// CHECK-SAME: cvt.rn.f16.f32
+// CHECK-SAME: st.global.v4.b32
+// CHECK-SAME: cvt.rn.f16x2.f32
 // CHECK-NOT: mma.sync
 // CHECK-LABEL: gpu.binary @attn_kernel_1
 // CHECK-SAME: %ctaid.z

@@ -10,7 +10,8 @@
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80" | %ptxas_check --arch sm_80 --arch sm_90 | FileCheck %s --check-prefix=PTXAS
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80" | FileCheck %s --check-prefix=PTX
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 warp-reductions=false" | FileCheck %s --check-prefix=OFF
-// RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-warp-reduce="warps-per-block=4" --canonicalize | FileCheck %s
+// RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-warp-reduce="warps-per-block=4 vectorize=false" --canonicalize | FileCheck %s
+// RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-warp-reduce="warps-per-block=4" --canonicalize | FileCheck %s --check-prefix=VEC
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-warp-reduce="fuse-row-ops=false" --canonicalize | FileCheck %s --check-prefix=NOFUSE
 // RUN: not ops-nn-opt %s --opsnn-gpu-warp-reduce="warps-per-block=0" 2>&1 | FileCheck %s --check-prefix=BADWARPS
 // RUN: not ops-nn-opt %s --opsnn-gpu-warp-reduce="warps-per-block=33" 2>&1 | FileCheck %s --check-prefix=BADWARPS33
@@ -32,14 +33,18 @@
 // PTXAS-NEXT: OK softmax_kernel/softmax_kernel sm_90
 // PTXAS-NOT: FAIL
 
+// Each lane reads 4 f32 (16 bytes) at a time.
 // PTX-LABEL: gpu.binary @row_sum_kernel
+// PTX-SAME: ld.global.v4.b32
 // PTX-SAME: shfl.sync.bfly.b32
 // PTX-NOT: gpu.binary
 // PTX-LABEL: gpu.binary @softmax_den_kernel
 // PTX-SAME: shfl.sync.bfly.b32
 // PTX-NOT: gpu.binary @softmax_den_kernel
 // PTX-LABEL: gpu.binary @softmax_kernel
+// PTX-SAME: ld.global.v4.b32
 // PTX-SAME: shfl.sync.bfly.b32
+// PTX-SAME: st.global.v4.b32
 // PTX-NOT: gpu.binary @softmax_kernel
 // OFF-NOT: shfl.sync
 
@@ -102,6 +107,29 @@
 // CHECK-NOT: gpu.launch
 // CHECK-NOT: linalg.generic
 // CHECK: return %[[OUT]]
+
+// With vector accesses (the default): rows of 768 and 1024 f32, 4 elements
+// per lane and access; lane l starts at 4 l and steps 128 elements (the
+// warp's 32 vectors). Its partial combines the 4 in order, then 4 per step;
+// the softmax's elementwise member stores 4 at a time.
+// VEC-LABEL: func.func @row_sum
+// VEC: scf.if
+// VEC-NEXT: %[[R:.*]] = affine.apply #{{.*}}()[%{{.*}}, %{{.*}}]
+// VEC-NEXT: %[[START:.*]] = affine.apply #{{.*}}()[%{{.*}}]
+// VEC-NEXT: %[[V:.*]] = vector.load %{{.*}}[%[[R]], %[[START]]] {alignment = 16 : i64} : memref<1024x768xf32>, vector<4xf32>
+// VEC-COUNT-4: vector.extract %[[V]]
+// VEC-COUNT-3: arith.addf
+// VEC: scf.for %[[K:.*]] = %{{.*}} to %c768 step %c128
+// VEC-NEXT: vector.load %{{.*}}[%[[R]], %[[K]]] {alignment = 16 : i64} : memref<1024x768xf32>, vector<4xf32>
+// VEC-COUNT-4: vector.extract
+// VEC-COUNT-4: arith.addf
+// VEC: gpu.shuffle  xor %{{.*}}, %c16_i32, %c32_i32 : f32
+// VEC-LABEL: func.func @softmax
+// VEC: scf.for %[[K:.*]] = %{{.*}} to %c1024 step %c128 {
+// VEC-NEXT: %[[X:.*]] = vector.load %{{.*}}[%{{.*}}, %[[K]]] {alignment = 16 : i64} : memref<1024x1024xf32>, vector<4xf32>
+// VEC-COUNT-4: arith.divf
+// VEC: %[[Y:.*]] = vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf32>
+// VEC-NEXT: vector.store %[[Y]], %{{.*}}[%{{.*}}, %[[K]]] {alignment = 16 : i64} : memref<1024x1024xf32>, vector<4xf32>
 
 // Without fuse-row-ops: a kernel per reduction, the consumer left to the
 // generic path.

@@ -117,7 +117,9 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       *this, "vectorize-accesses",
       llvm::cl::desc("Elementwise kernels handle up to 16 bytes of "
                      "consecutive elements per thread with vector loads and "
-                     "stores (opsnn-vectorize-parallel-loops)"),
+                     "stores (opsnn-vectorize-parallel-loops), and the "
+                     "warp-per-row kernels per lane (opsnn-gpu-warp-reduce "
+                     "vectorize)"),
       llvm::cl::init(true)};
 };
 

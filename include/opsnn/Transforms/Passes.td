@@ -1635,7 +1635,16 @@ def GPUWarpReducePass
     - the reduction has at least `min-reduction-size` (and 32) elements.
 
     Lane l of the warp reads elements l, l+32, ... of its row (consecutive
-    lanes, consecutive addresses) and combines them in order; the lanes'
+    lanes, consecutive addresses) and combines them in order; with
+    `vectorize` (the default) it reads V consecutive elements at a time
+    instead, elements lV .. lV+V-1, then 32V further on, ..., one vector
+    load per operand along the row (and elementwise members store V at a
+    time), V the most, up to 16 bytes of the narrowest element read or
+    written along the rows, that divides the row length, leaves every lane
+    a whole vector (row >= 32 V) and keeps every such buffer's rows and
+    data on the vector's alignment (as `--opsnn-vectorize-parallel-loops`
+    asks: 4 f32 or 8 f16 for BERT's 768 and softmax rows of 1024; ViT's
+    197 stays one element); then, the lanes'
     partials meet in a butterfly of five `gpu.shuffle xor` (offsets 16, 8,
     4, 2, 1; every lane combines its partner's value with its own); lane 0
     stores `combiner(total, out)`; when the output is a fresh buffer whose
@@ -1693,13 +1702,17 @@ def GPUWarpReducePass
            "on the CPU) instead of gpu.launch">,
     Option<"fuseRowOps", "fuse-row-ops", "bool", /*default=*/"true",
            "Run the row reductions and elementwise ops that follow a row "
-           "reduction on the same rows and read its result in its kernel">
+           "reduction on the same rows and read its result in its kernel">,
+    Option<"vectorize", "vectorize", "bool", /*default=*/"true",
+           "Each lane reads and writes up to 16 bytes of consecutive row "
+           "elements per access where the rows allow (false: one element)">
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 #endif // OPSNN_TRANSFORMS_PASSES_TD

@@ -1,24 +1,29 @@
 // Row reductions on the GPU's one-warp-per-row kernel
 // (--opsnn-gpu-warp-reduce), run on the CPU (emulate-on-cpu) against NumPy:
 // the row index split into the parallel loops, each lane's strided partial
-// (lane, lane + 32, ...; rows of 100 and 200 elements leave the last lanes
-// one element short), the five-step xor butterfly and lane 0's combination
+// (V consecutive elements at a time: from V x lane, then 32 V further on,
+// ...; V = 2 for the rows of 100 f32 and 64 i32, 4 for 200 and 256 f32;
+// rows of 100 and 200 leave the last lanes one vector short), the
+// five-step xor butterfly and lane 0's combination
 // with the output's initial value. A row sum (f32), a row max over the last
 // of three dimensions (-inf fill), a softmax denominator sum(exp(x - m))
 // with a per-row operand, an i32 row sum onto a non-zero initial value, a
 // column sum (reduced dimension not innermost) and a 16-element row (too
-// short) that keep the generic path.
+// short) that keep the generic path; an f16 row sum into f32 (8 f16, 16
+// bytes, per lane and access).
 // RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-warp-reductions}" %s
 // RUN: ops-nn-opt %s --opsnn-lower-to-cpu="emulate-warp-reductions" --mlir-print-ir-after=opsnn-gpu-warp-reduce 2>&1 >/dev/null | FileCheck %s
+// RUN: ops-nn-opt %s --opsnn-lower-to-cpu="emulate-warp-reductions" --mlir-print-ir-after=opsnn-gpu-warp-reduce 2>&1 >/dev/null | FileCheck %s --check-prefix=VEC
 // REF: out0 = in0.sum(axis=1)
 // REF: out1 = in1.max(axis=2)
 // REF: out2 = np.exp(in2 - in3[:, None]).sum(axis=1)
 // REF: out3 = in4.sum(axis=1) + 5
 // REF: out4 = in5.sum(axis=0)
 // REF: out5 = in6.sum(axis=1)
+// REF: out6 = in7.sum(axis=1)
 // TOL: 1e-6
 
-// Four warp kernels (a butterfly of five xor steps each) whose fills fold
+// Five warp kernels (a butterfly of five xor steps each) whose fills fold
 // into lane 0's store (the i32 sum's 5 included), the column sum and the
 // short rows keep their fill and linalg.generic.
 // CHECK-LABEL: func.func @reductions
@@ -28,8 +33,17 @@
 // CHECK: linalg.generic
 // CHECK: linalg.fill
 // CHECK: linalg.generic
+// CHECK: arith.xori %{{.*}}, %c16
+// CHECK-NOT: arith.xori %{{.*}}, %c16
 // CHECK-NOT: linalg.generic
 // CHECK-NOT: linalg.fill
+
+// VEC-LABEL: func.func @reductions
+// VEC: vector.load {{.*}} : memref<64x100xf32>, vector<2xf32>
+// VEC: vector.load {{.*}} : memref<4x6x256xf32>, vector<4xf32>
+// VEC: vector.load {{.*}} : memref<16x200xf32>, vector<4xf32>
+// VEC: vector.load {{.*}} : memref<8x64xi32>, vector<2xi32>
+// VEC: vector.load {{.*}} : memref<4x512xf16>, vector<8xf16>
 
 #id2 = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (i)>
@@ -40,8 +54,9 @@
 func.func @reductions(%x0: tensor<64x100xf32>, %x1: tensor<4x6x256xf32>,
                       %x2: tensor<16x200xf32>, %m2: tensor<16xf32>,
                       %x3: tensor<8x64xi32>, %x4: tensor<96x24xf32>,
-                      %x5: tensor<12x16xf32>)
-    -> (tensor<64xf32>, tensor<4x6xf32>, tensor<16xf32>, tensor<8xi32>, tensor<24xf32>, tensor<12xf32>) {
+                      %x5: tensor<12x16xf32>, %x6: tensor<4x512xf16>)
+    -> (tensor<64xf32>, tensor<4x6xf32>, tensor<16xf32>, tensor<8xi32>, tensor<24xf32>, tensor<12xf32>,
+        tensor<4xf32>) {
   %zero = arith.constant 0.0 : f32
   %ninf = arith.constant 0xFF800000 : f32
   %five = arith.constant 5 : i32
@@ -101,5 +116,15 @@ func.func @reductions(%x0: tensor<64x100xf32>, %x1: tensor<4x6x256xf32>,
     %s = arith.addf %a, %acc : f32
     linalg.yield %s : f32
   } -> tensor<12xf32>
-  return %sum, %max, %den, %isum, %colsum, %short : tensor<64xf32>, tensor<4x6xf32>, tensor<16xf32>, tensor<8xi32>, tensor<24xf32>, tensor<12xf32>
+
+  %e6 = tensor.empty() : tensor<4xf32>
+  %f6 = linalg.fill ins(%zero : f32) outs(%e6 : tensor<4xf32>) -> tensor<4xf32>
+  %hsum = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x6 : tensor<4x512xf16>) outs(%f6 : tensor<4xf32>) {
+  ^bb0(%a: f16, %acc: f32):
+    %w = arith.extf %a : f16 to f32
+    %s = arith.addf %w, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %sum, %max, %den, %isum, %colsum, %short, %hsum : tensor<64xf32>, tensor<4x6xf32>, tensor<16xf32>, tensor<8xi32>, tensor<24xf32>, tensor<12xf32>, tensor<4xf32>
 }
