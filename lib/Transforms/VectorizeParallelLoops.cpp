@@ -41,7 +41,7 @@ namespace {
 /// Which ops of an elementwise loop's body depend on its chosen induction
 /// variable, and how they access memory. Built by `analyze`.
 struct LoopWidening {
-  mutable scf::ParallelOp loop;
+  scf::ParallelOp loop;
   /// The widened dimension: the last index of every store.
   unsigned dim = 0;
   /// Its trip count (lower bound 0, step 1).
@@ -52,18 +52,18 @@ struct LoopWidening {
   /// The ops that depend on the dimension, in body order.
   SetVector<Operation *> varying;
 
-  Value iv() const { return loop.getInductionVars()[dim]; }
+  Value iv() { return loop.getInductionVars()[dim]; }
 
   /// The widest lane count up to `vectorBytes` bytes of the narrowest
   /// element, leaving at least `minRowVectors` vectors along the dimension;
   /// 1 if none.
   int64_t chooseLanes(int64_t vectorBytes, int64_t minRowVectors) const;
   /// Rewrites the loop to handle `lanes` elements per iteration.
-  void apply(RewriterBase &rewriter, int64_t lanes, bool aligned) const;
+  void apply(RewriterBase &rewriter, int64_t lanes, bool aligned);
 };
 } // namespace
 
-/// The last indices and address of `op` (a memref.load or store).
+/// The buffer and indices of `op` (a memref.load or store).
 static std::pair<Value, ValueRange> bufferAndIndices(Operation *op) {
   if (auto load = dyn_cast<memref::LoadOp>(op))
     return {load.getMemRef(), load.getIndices()};
@@ -116,7 +116,7 @@ static FailureOr<LoopWidening> analyze(scf::ParallelOp loop,
     bool varies = llvm::any_of(op.getOperands(), [&](Value v) {
       return dependent.contains(v);
     });
-    if (auto store = dyn_cast<memref::StoreOp>(op))
+    if (isa<memref::StoreOp>(op))
       varies = true; // checked below: it must move with the dimension
     if (!varies) {
       // Once per iteration, as before: it must not write memory.
@@ -169,7 +169,7 @@ int64_t LoopWidening::chooseLanes(int64_t vectorBytes,
 }
 
 void LoopWidening::apply(RewriterBase &rewriter, int64_t lanes,
-                         bool aligned) const {
+                         bool aligned) {
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
   Value step = arith::ConstantIndexOp::create(rewriter, loc, lanes);
