@@ -71,6 +71,18 @@ static std::pair<Value, ValueRange> bufferAndIndices(Operation *op) {
   return {store.getMemRef(), store.getIndices()};
 }
 
+/// The trip count of dimension `dim` of `loop` when it runs from 0 with
+/// step 1 to a constant.
+static std::optional<int64_t> plainTripCount(scf::ParallelOp loop,
+                                             unsigned dim) {
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()[dim]);
+  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound()[dim]);
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep()[dim]);
+  if (!lb || !ub || !step || *lb != 0 || *step != 1)
+    return std::nullopt;
+  return ub;
+}
+
 /// Whether `type` is a scalar a lane of the body may compute.
 static bool isScalar(Type type) { return type.isIntOrIndexOrFloat(); }
 
@@ -100,12 +112,10 @@ static FailureOr<LoopWidening> analyze(scf::ParallelOp loop,
   if (it == ivs.end())
     return fail("the stores' last index is not an induction variable");
   w.dim = it - ivs.begin();
-  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()[w.dim]);
-  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound()[w.dim]);
-  std::optional<int64_t> step = getConstantIntValue(loop.getStep()[w.dim]);
-  if (!lb || !ub || !step || *lb != 0 || *step != 1)
+  std::optional<int64_t> tripCount = plainTripCount(loop, w.dim);
+  if (!tripCount)
     return fail("the dimension is not 0 to a constant with step 1");
-  w.tripCount = *ub;
+  w.tripCount = *tripCount;
 
   // Forward: every op with an operand that depends on the dimension.
   DenseSet<Value> dependent = {w.iv()};
@@ -224,6 +234,127 @@ void LoopWidening::apply(RewriterBase &rewriter, int64_t lanes,
     rewriter.eraseOp(op);
 }
 
+/// Merges the loop's row dimension `d` (the last index of its first store)
+/// with the one before it, `e` (the second-to-last), into one dimension of
+/// E x T iterations, when every access that uses either has [..., e, d] as
+/// its last indices into a buffer of rows of T that collapse with the
+/// dimension before them (memref.collapse_shape, made before the loop), and
+/// nothing else uses them. Then accesses index the collapsed buffers with
+/// the merged variable: no division. Returns whether it merged.
+static bool mergeRowWithPrevious(scf::ParallelOp loop,
+                                 RewriterBase &rewriter) {
+  auto stores = loop.getBody()->getOps<memref::StoreOp>();
+  if (stores.empty() || (*stores.begin()).getIndices().size() < 2)
+    return false;
+  ValueRange storeIndices = (*stores.begin()).getIndices();
+  auto ivs = llvm::to_vector(loop.getInductionVars());
+  auto d = llvm::find(ivs, storeIndices.back());
+  auto e = llvm::find(ivs, storeIndices[storeIndices.size() - 2]);
+  if (d == ivs.end() || e == ivs.end() || d == e)
+    return false;
+  unsigned dPos = d - ivs.begin(), ePos = e - ivs.begin();
+  std::optional<int64_t> rows = plainTripCount(loop, ePos);
+  std::optional<int64_t> row = plainTripCount(loop, dPos);
+  if (!rows || !row)
+    return false;
+
+  // Every use of either variable: an access [..., e, d] of a buffer made
+  // outside the loop whose rows of `row` elements collapse.
+  SmallVector<Operation *> accesses;
+  SmallVector<ReassociationIndices> reassociation;
+  for (Value iv : {*d, *e}) {
+    for (Operation *user : iv.getUsers()) {
+      if (!isa<memref::LoadOp, memref::StoreOp>(user) ||
+          user->getParentOp() != loop)
+        return false;
+      auto [buffer, indices] = bufferAndIndices(user);
+      auto type = cast<MemRefType>(buffer.getType());
+      int64_t rank = type.getRank();
+      if (rank < 2 || indices.back() != *d || indices[rank - 2] != *e ||
+          llvm::is_contained(indices.drop_back(2), *d) ||
+          llvm::is_contained(indices.drop_back(2), *e) ||
+          type.getDimSize(rank - 1) != *row ||
+          !loop.isDefinedOutsideOfLoop(buffer))
+        return false;
+      SmallVector<ReassociationIndices> merged;
+      for (int64_t i = 0; i < rank - 2; ++i)
+        merged.push_back({i});
+      merged.push_back({rank - 2, rank - 1});
+      if (!memref::CollapseShapeOp::isGuaranteedCollapsible(type, merged))
+        return false;
+      if (!llvm::is_contained(accesses, user))
+        accesses.push_back(user);
+    }
+  }
+
+  // One collapsed view per buffer, before the loop.
+  DenseMap<Value, Value> collapsed;
+  for (Operation *op : accesses) {
+    Value buffer = bufferAndIndices(op).first;
+    if (collapsed.count(buffer))
+      continue;
+    int64_t rank = cast<MemRefType>(buffer.getType()).getRank();
+    SmallVector<ReassociationIndices> merged;
+    for (int64_t i = 0; i < rank - 2; ++i)
+      merged.push_back({i});
+    merged.push_back({rank - 2, rank - 1});
+    rewriter.setInsertionPoint(loop);
+    collapsed[buffer] = memref::CollapseShapeOp::create(
+        rewriter, buffer.getLoc(), buffer, merged);
+  }
+  for (Operation *op : accesses) {
+    auto [buffer, indices] = bufferAndIndices(op);
+    SmallVector<Value> merged(indices.drop_back(2));
+    merged.push_back(*d);
+    rewriter.setInsertionPoint(op);
+    if (auto load = dyn_cast<memref::LoadOp>(op))
+      rewriter.replaceOpWithNewOp<memref::LoadOp>(load, collapsed[buffer],
+                                                  merged);
+    else
+      rewriter.replaceOpWithNewOp<memref::StoreOp>(
+          op, cast<memref::StoreOp>(op).getValueToStore(), collapsed[buffer],
+          merged);
+  }
+
+  // The loop: d runs over rows x row, e goes.
+  rewriter.setInsertionPoint(loop);
+  Value bound =
+      arith::ConstantIndexOp::create(rewriter, loop.getLoc(), *rows * *row);
+  rewriter.modifyOpInPlace(loop, [&] {
+    auto without = [&](OperandRange range) {
+      SmallVector<Value> values(range);
+      values.erase(values.begin() + ePos);
+      return values;
+    };
+    SmallVector<Value> upper(loop.getUpperBound());
+    upper[dPos] = bound;
+    upper.erase(upper.begin() + ePos);
+    SmallVector<Value> lower = without(loop.getLowerBound());
+    SmallVector<Value> steps = without(loop.getStep());
+    loop.getLowerBoundMutable().assign(lower);
+    loop.getUpperBoundMutable().assign(upper);
+    loop.getStepMutable().assign(steps);
+    loop.getBody()->eraseArgument(ePos);
+  });
+  return true;
+}
+
+/// The widest elements a vector of `vectorBytes` may hold in `loop` (of
+/// the narrowest element its stores and loads move), 1 if unknown.
+static int64_t maxLanes(scf::ParallelOp loop, int64_t vectorBytes) {
+  int64_t narrowest = vectorBytes;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (!isa<memref::LoadOp, memref::StoreOp>(op))
+      continue;
+    int64_t bytes = wholeElementBytes(
+        cast<MemRefType>(bufferAndIndices(&op).first.getType()));
+    if (bytes == 0)
+      return 1;
+    narrowest = std::min(narrowest, bytes);
+  }
+  return vectorBytes / narrowest;
+}
+
 namespace {
 struct VectorizeParallelLoopsPass
     : opsnn::impl::VectorizeParallelLoopsPassBase<VectorizeParallelLoopsPass> {
@@ -253,6 +384,21 @@ struct VectorizeParallelLoopsPass
     });
     IRRewriter rewriter(&getContext());
     for (scf::ParallelOp loop : loops) {
+      // Rows too short for the widest vectors and enough threads along
+      // them: merged with the rows before them where every access allows.
+      auto rowTooShort = [&] {
+        auto stores = loop.getBody()->getOps<memref::StoreOp>();
+        if (stores.empty() || (*stores.begin()).getIndices().empty())
+          return false;
+        auto ivs = llvm::to_vector(loop.getInductionVars());
+        auto d = llvm::find(ivs, (*stores.begin()).getIndices().back());
+        if (d == ivs.end())
+          return false;
+        std::optional<int64_t> row = plainTripCount(loop, d - ivs.begin());
+        return row && *row < maxLanes(loop, vectorBytes) * minRowVectors;
+      };
+      while (rowTooShort() && mergeRowWithPrevious(loop, rewriter)) {
+      }
       std::string reason;
       FailureOr<LoopWidening> widening = analyze(loop, reason);
       if (failed(widening)) {

@@ -6,12 +6,13 @@
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 format=ptx" | %ptxas_check --arch sm_80 --arch sm_90 --ptx-dir %t.wide | FileCheck %s --check-prefix=PTXAS
 // RUN: FileCheck %s --check-prefix=WIDE < %t.wide/bias_relu_residual_kernel.ptx
 // RUN: FileCheck %s --check-prefix=SHORT < %t.wide/short_rows_kernel.ptx
+// RUN: FileCheck %s --check-prefix=MERGED < %t.wide/merged_rows_kernel.ptx
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_75 format=ptx" | %ptxas_check --arch sm_75 | FileCheck %s --check-prefix=PTXAS75
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 format=ptx vectorize-accesses=false" | %ptxas_check --arch sm_80 --ptx-dir %t.scalar
 // RUN: FileCheck %s --check-prefix=SCALAR < %t.scalar/bias_relu_residual_kernel.ptx
 
-// PTXAS-COUNT-4: 0 B spill stores, 0 B spill loads, 0 B stack
-// PTXAS75-COUNT-2: 0 B spill stores, 0 B spill loads, 0 B stack
+// PTXAS-COUNT-6: 0 B spill stores, 0 B spill loads, 0 B stack
+// PTXAS75-COUNT-3: 0 B spill stores, 0 B spill loads, 0 B stack
 
 // NHWC, C = 256: x (f32) and the bias as two 16-byte halves each, the f16
 // residual and the f16 result as one 16-byte access.
@@ -46,14 +47,36 @@ func.func @bias_relu_residual(%x: tensor<2x8x8x256xf32>, %b: tensor<256xf32>, %r
   return %y : tensor<2x8x8x256xf16>
 }
 
-// C = 64 f16: two elements (4 bytes) per thread, so that a row still has
-// the 32 vectors of a block's x threads: one 4-byte access (.v2.b16).
+// C = 64 f16 with a per-channel scale: two elements (4 bytes) per thread,
+// so that a row still has the 32 vectors of a block's x threads: one
+// 4-byte access (a .b32 of two f16) per operand. Without the scale (every access reads whole
+// rows) the rows merge with W (64 x 8 = 512) and take 16 bytes.
 // SHORT-LABEL: .entry short_rows_kernel
-// SHORT: ld.global.v2.b16
+// SHORT: ld.global.b32
+// SHORT: ld.global.b32
 // SHORT-NOT: ld.global
-// SHORT: st.global.v2.b16
+// SHORT: st.global.b32
 // SHORT-NOT: st.global
-func.func @short_rows(%x: tensor<2x8x8x64xf16>) -> tensor<2x8x8x64xf16> {
+// SHORT-NOT: .b16
+func.func @short_rows(%x: tensor<2x8x8x64xf16>, %s: tensor<64xf16>) -> tensor<2x8x8x64xf16> {
+  %e = tensor.empty() : tensor<2x8x8x64xf16>
+  %y = linalg.generic {
+      indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (c)>,
+                       affine_map<(n, h, w, c) -> (n, h, w, c)>],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %s : tensor<2x8x8x64xf16>, tensor<64xf16>) outs(%e : tensor<2x8x8x64xf16>) {
+  ^bb0(%a: f16, %k: f16, %o: f16):
+    %m = arith.mulf %a, %k : f16
+    linalg.yield %m : f16
+  } -> tensor<2x8x8x64xf16>
+  return %y : tensor<2x8x8x64xf16>
+}
+
+// MERGED-LABEL: .entry merged_rows_kernel
+// MERGED: ld.global.v4.b32
+// MERGED-NOT: ld.global
+// MERGED: st.global.v4.b32
+func.func @merged_rows(%x: tensor<2x8x8x64xf16>) -> tensor<2x8x8x64xf16> {
   %zero = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<2x8x8x64xf16>
   %y = linalg.generic {

@@ -66,24 +66,24 @@ func.func @mixed_widths(%x: memref<64x1024xf32>, %s: memref<64xf32>, %y: memref<
 
 // -----
 
-// C = 64: at least 32 vectors must remain along C (the block's 32 threads
-// along x), so 2 f16 per iteration; with min-row-vectors=1 and 8-byte
-// vectors, 4.
+// C = 64 with a per-channel operand (rows cannot merge): at least 32
+// vectors must remain along C (the block's 32 threads along x), so 2 f16
+// per iteration; with min-row-vectors=1 and 8-byte vectors, 4.
 // CHECK-LABEL: func @short_rows
 // CHECK: %[[C2:.+]] = arith.constant 2 : index
 // CHECK-NEXT: scf.parallel {{.*}} step (%[[C2]], %c1)
 // CHECK: vector.load {{.*}} {alignment = 4 : i64} : memref<32x64xf16>, vector<2xf16>
 // NARROW-LABEL: func @short_rows
 // NARROW: vector.load {{.*}} {alignment = 8 : i64} : memref<32x64xf16>, vector<4xf16>
-func.func @short_rows(%x: memref<32x64xf16>, %y: memref<32x64xf16>) {
+func.func @short_rows(%x: memref<32x64xf16>, %s: memref<64xf16>, %y: memref<32x64xf16>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
-  %zero = arith.constant 0.0 : f16
   scf.parallel (%c, %r) = (%c0, %c0) to (%c64, %c32) step (%c1, %c1) {
     %a = memref.load %x[%r, %c] : memref<32x64xf16>
-    %m = arith.maximumf %a, %zero : f16
+    %k = memref.load %s[%c] : memref<64xf16>
+    %m = arith.mulf %a, %k : f16
     memref.store %m, %y[%r, %c] : memref<32x64xf16>
     scf.reduce
   }
@@ -92,8 +92,8 @@ func.func @short_rows(%x: memref<32x64xf16>, %y: memref<32x64xf16>) {
 
 // -----
 
-// Too short a row (16 elements, 8 vectors of 2 < 32) and an odd trip count
-// (99): no widening.
+// With a per-channel operand (rows cannot merge): too short a row (16
+// elements, 8 vectors of 2 < 32) and an odd trip count (99): no widening.
 // CHECK-LABEL: func @too_short
 // CHECK-NOT: vector.
 // CHECK: memref.load
@@ -102,26 +102,97 @@ func.func @short_rows(%x: memref<32x64xf16>, %y: memref<32x64xf16>) {
 // CHECK-NOT: vector.
 // NARROW-LABEL: func @too_short
 // NARROW: vector<4xf16>
-func.func @too_short(%x: memref<32x16xf16>, %y: memref<32x16xf16>) {
+func.func @too_short(%x: memref<32x16xf16>, %s: memref<16xf16>, %y: memref<32x16xf16>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
   %c32 = arith.constant 32 : index
   scf.parallel (%c, %r) = (%c0, %c0) to (%c16, %c32) step (%c1, %c1) {
     %a = memref.load %x[%r, %c] : memref<32x16xf16>
-    memref.store %a, %y[%r, %c] : memref<32x16xf16>
+    %k = memref.load %s[%c] : memref<16xf16>
+    %m = arith.mulf %a, %k : f16
+    memref.store %m, %y[%r, %c] : memref<32x16xf16>
     scf.reduce
   }
   return
 }
-func.func @odd_trip_count(%x: memref<4x99xf32>, %y: memref<4x99xf32>) {
+func.func @odd_trip_count(%x: memref<4x99xf32>, %s: memref<99xf32>, %y: memref<4x99xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   %c99 = arith.constant 99 : index
   scf.parallel (%c, %r) = (%c0, %c0) to (%c99, %c4) step (%c1, %c1) {
     %a = memref.load %x[%r, %c] : memref<4x99xf32>
-    memref.store %a, %y[%r, %c] : memref<4x99xf32>
+    %k = memref.load %s[%c] : memref<99xf32>
+    %m = arith.mulf %a, %k : f32
+    memref.store %m, %y[%r, %c] : memref<4x99xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Rows too short for 8 f16 x 32 threads that every access reads whole
+// ([..., h, w, c] on contiguous buffers): the last two dimensions merge,
+// through memref.collapse_shape views made before the loop, until a row is
+// long enough (C = 16 x W = 8 = 128: still short; x H = 4 = 512; one
+// collapse per step, which canonicalization composes), then 8 lanes. A per-row operand (indexed by the batch alone) stays as it is.
+// CHECK-LABEL: func @merged_rows
+// CHECK-DAG: %[[X1:.+]] = memref.collapse_shape %arg0 {{\[\[}}0], [1], [2, 3]] : memref<2x4x8x16xf16> into memref<2x4x128xf16>
+// CHECK-DAG: %[[Y1:.+]] = memref.collapse_shape %arg2 {{\[\[}}0], [1], [2, 3]] : memref<2x4x8x16xf16> into memref<2x4x128xf16>
+// CHECK-DAG: %[[X:.+]] = memref.collapse_shape %[[X1]] {{\[\[}}0], [1, 2]] : memref<2x4x128xf16> into memref<2x512xf16>
+// CHECK-DAG: %[[Y:.+]] = memref.collapse_shape %[[Y1]] {{\[\[}}0], [1, 2]] : memref<2x4x128xf16> into memref<2x512xf16>
+// CHECK: scf.parallel (%[[M:.+]], %[[N:.+]]) = (%c0, %c0) to (%c512, %c2) step
+// CHECK: vector.load %[[X]][%[[N]], %[[M]]] {alignment = 16 : i64} : memref<2x512xf16>, vector<8xf16>
+// CHECK: memref.load %arg1[%[[N]]] : memref<2xf16>
+// CHECK: vector.store {{.*}}, %[[Y]][%[[N]], %[[M]]] {alignment = 16 : i64} : memref<2x512xf16>, vector<8xf16>
+func.func @merged_rows(%x: memref<2x4x8x16xf16>, %s: memref<2xf16>, %y: memref<2x4x8x16xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  scf.parallel (%c, %w, %h, %n) = (%c0, %c0, %c0, %c0) to (%c16, %c8, %c4, %c2) step (%c1, %c1, %c1, %c1) {
+    %a = memref.load %x[%n, %h, %w, %c] : memref<2x4x8x16xf16>
+    %k = memref.load %s[%n] : memref<2xf16>
+    %m = arith.mulf %a, %k : f16
+    memref.store %m, %y[%n, %h, %w, %c] : memref<2x4x8x16xf16>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Rows that do not merge: a view whose rows are not contiguous (a row
+// stride of 24 for rows of 16), and an index used as a value.
+// CHECK-LABEL: func @strided_rows
+// CHECK-NOT: collapse_shape
+// CHECK-LABEL: func @iota_rows
+// CHECK-NOT: collapse_shape
+// CHECK: return
+func.func @strided_rows(%x: memref<32x16xf16, strided<[24, 1]>>, %y: memref<32x16xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  scf.parallel (%c, %r) = (%c0, %c0) to (%c16, %c32) step (%c1, %c1) {
+    %a = memref.load %x[%r, %c] : memref<32x16xf16, strided<[24, 1]>>
+    memref.store %a, %y[%r, %c] : memref<32x16xf16>
+    scf.reduce
+  }
+  return
+}
+func.func @iota_rows(%y: memref<32x16xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  scf.parallel (%c, %r) = (%c0, %c0) to (%c16, %c32) step (%c1, %c1) {
+    %i = arith.index_cast %c : index to i32
+    memref.store %i, %y[%r, %c] : memref<32x16xi32>
     scf.reduce
   }
   return

@@ -553,6 +553,18 @@ def VectorizeParallelLoopsPass
       64- and 256-byte aligned); an `alloca`, a global or a `memref.view`
       must show it.
 
+    Rows that are too short for the widest vectors and `min-row-vectors`
+    of them (NHWC with C = 64 or 128 in f16) first merge with the
+    dimension before them, as often as needed, when every access that uses
+    either dimension reads or writes whole rows (`[..., e, d]` last, rows
+    of exactly the trip count of `d`, contiguous with the dimension before:
+    an elementwise op over identical buffers, a residual add): each buffer
+    is viewed through a `memref.collapse_shape` made before the loop, the
+    two induction variables become one over both (no division), and the
+    row is then E x T long. A per-channel operand (`[c]`), a per-row one
+    (`[n, h, w]`), a view with padded rows or the index used as a value
+    keep the dimensions apart.
+
     With `aligned`, each vector access declares that alignment, so the
     NVPTX back end emits one `ld.global.v4`/`st.global.v4` (or `.v2`) per
     access instead of splitting it into elements. The CPU emulation

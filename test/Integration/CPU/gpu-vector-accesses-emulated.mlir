@@ -9,7 +9,9 @@
 //   least 32 vectors per row, and the offset's alignment);
 // - a position code from the channel index (linalg.index: lane k computes
 //   with c + k), added to the input;
-// - an f32 -> i8 quantization (clamp, round) of 512 channels: 16 lanes.
+// - an f32 -> i8 quantization (clamp, round) of 512 channels: 16 lanes;
+// - an f16 residual add on 2x4x8x16: rows of 16 too short, merged with W
+//   and H (collapsed views) into rows of 512, 8 lanes.
 // test/GPU/vector-accesses.mlir checks the PTX of such kernels.
 // RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-gpu-loops}" %s
 // RUN: ops-nn-opt %s --opsnn-lower-to-cpu="emulate-gpu-loops" --mlir-print-ir-after=opsnn-vectorize-parallel-loops -o /dev/null 2>&1 | FileCheck %s
@@ -17,6 +19,7 @@
 // REF: out1 = np.concatenate([in3, in4], axis=-1)
 // REF: out2 = in3 + np.arange(100) * 0.125
 // REF: out3 = np.clip(np.round(in5 * 40.0), -128, 127)
+// REF: out4 = (in6.astype(np.float16) + in7.astype(np.float16)).astype(np.float64)
 // TOL: 2e-3
 
 // CHECK-LABEL: IR Dump After VectorizeParallelLoopsPass
@@ -30,10 +33,14 @@
 // CHECK: vector.store {{.*}} : memref<2x4x100xf32>, vector<2xf32>
 // CHECK: vector.load {{.*}} : memref<2x512xf32>, vector<16xf32>
 // CHECK: vector.store {{.*}} : memref<2x512xi8>, vector<16xi8>
+// CHECK: vector.load {{.*}} : memref<2x512xf16>, vector<8xf16>
+// CHECK: vector.store {{.*}} : memref<2x512xf16>, vector<8xf16>
 
 func.func @kernels(%x: tensor<2x4x4x256xf32>, %b: tensor<256xf32>, %r: tensor<2x4x4x256xf16>,
-                   %u: tensor<2x4x100xf32>, %v: tensor<2x4x156xf32>, %q: tensor<2x512xf32>)
-    -> (tensor<2x4x4x256xf16>, tensor<2x4x256xf32>, tensor<2x4x100xf32>, tensor<2x512xi8>) {
+                   %u: tensor<2x4x100xf32>, %v: tensor<2x4x156xf32>, %q: tensor<2x512xf32>,
+                   %ra: tensor<2x4x8x16xf16>, %rb: tensor<2x4x8x16xf16>)
+    -> (tensor<2x4x4x256xf16>, tensor<2x4x256xf32>, tensor<2x4x100xf32>, tensor<2x512xi8>,
+        tensor<2x4x8x16xf16>) {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<2x4x4x256xf16>
   %y = linalg.generic {
@@ -84,5 +91,16 @@ func.func @kernels(%x: tensor<2x4x4x256xf32>, %b: tensor<256xf32>, %r: tensor<2x
     %i = arith.fptosi %c2 : f32 to i8
     linalg.yield %i : i8
   } -> tensor<2x512xi8>
-  return %y, %cat, %pos, %quant : tensor<2x4x4x256xf16>, tensor<2x4x256xf32>, tensor<2x4x100xf32>, tensor<2x512xi8>
+
+  %er = tensor.empty() : tensor<2x4x8x16xf16>
+  %res = linalg.generic {
+      indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>,
+                       affine_map<(n, h, w, c) -> (n, h, w, c)>],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%ra, %rb : tensor<2x4x8x16xf16>, tensor<2x4x8x16xf16>) outs(%er : tensor<2x4x8x16xf16>) {
+  ^bb0(%a: f16, %b2: f16, %o: f16):
+    %s = arith.addf %a, %b2 : f16
+    linalg.yield %s : f16
+  } -> tensor<2x4x8x16xf16>
+  return %y, %cat, %pos, %quant, %res : tensor<2x4x4x256xf16>, tensor<2x4x256xf32>, tensor<2x4x100xf32>, tensor<2x512xi8>, tensor<2x4x8x16xf16>
 }
