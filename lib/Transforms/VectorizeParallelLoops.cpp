@@ -86,6 +86,87 @@ static std::optional<int64_t> plainTripCount(scf::ParallelOp loop,
 /// Whether `type` is a scalar a lane of the body may compute.
 static bool isScalar(Type type) { return type.isIntOrIndexOrFloat(); }
 
+/// Classifies the ops of `block` (the loop's body, or the body of an
+/// scf.for in it that depends on the dimension): which depend on it
+/// (`dependent` grows with their results), that every access that does
+/// reads contiguous elements along it, and that nothing else writes memory.
+static LogicalResult analyzeBlock(Block &block, DenseSet<Value> &dependent,
+                                  LoopWidening &w, std::string &reason) {
+  auto fail = [&](const Twine &why) {
+    reason = why.str();
+    return failure();
+  };
+  auto name = [](Operation &op) {
+    return ("'" + op.getName().getStringRef() + "'").str();
+  };
+  auto isDependent = [&](Value v) { return dependent.contains(v); };
+  for (Operation &op : block.without_terminator()) {
+    if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+      if (isDependent(forOp.getLowerBound()) ||
+          isDependent(forOp.getUpperBound()) || isDependent(forOp.getStep()))
+        return fail("an inner loop's bounds depend on the dimension");
+      // It depends on the dimension if an initial value or an op inside
+      // does (the iteration values are then one per element, even those
+      // that would not need to be).
+      bool varies = llvm::any_of(forOp.getInitArgs(), isDependent);
+      forOp.getBody()->walk([&](Operation *nested) {
+        varies |= isa<memref::StoreOp>(nested) ||
+                  llvm::any_of(nested->getOperands(), isDependent);
+      });
+      if (!varies) {
+        WalkResult effects = forOp.getBody()->walk([&](Operation *nested) {
+          return isa<memref::LoadOp, scf::ForOp, scf::YieldOp>(nested) ||
+                         isMemoryEffectFree(nested)
+                     ? WalkResult::advance()
+                     : WalkResult::interrupt();
+        });
+        if (effects.wasInterrupted())
+          return fail("an inner loop has memory effects");
+        continue;
+      }
+      if (!llvm::all_of(forOp.getResultTypes(), isScalar))
+        return fail("an inner loop carries non-scalar values");
+      w.varying.insert(&op);
+      dependent.insert(forOp.getRegionIterArgs().begin(),
+                       forOp.getRegionIterArgs().end());
+      dependent.insert(op.result_begin(), op.result_end());
+      if (failed(analyzeBlock(*forOp.getBody(), dependent, w, reason)))
+        return failure();
+      continue;
+    }
+    if (op.getNumRegions() != 0)
+      return fail(name(op) + " has regions (other than an scf.for)");
+    bool varies = llvm::any_of(op.getOperands(), isDependent);
+    if (isa<memref::StoreOp>(op))
+      varies = true; // checked below: it must move with the dimension
+    if (!varies) {
+      // Once per iteration, as before: it must not write memory.
+      if (!isa<memref::LoadOp>(op) && !isMemoryEffectFree(&op))
+        return fail(name(op) + " has memory effects");
+      continue;
+    }
+    w.varying.insert(&op);
+    dependent.insert(op.result_begin(), op.result_end());
+    if (isa<memref::LoadOp, memref::StoreOp>(op)) {
+      auto [buffer, indices] = bufferAndIndices(&op);
+      if (indices.empty() || indices.back() != w.iv() ||
+          llvm::any_of(indices.drop_back(), isDependent))
+        return fail("an access does not move along the last dimension of "
+                    "its buffer with the loop's dimension");
+      if (wholeElementBytes(cast<MemRefType>(buffer.getType())) == 0)
+        return fail("an access has elements of no whole bytes");
+      w.wideAccesses.push_back(&op);
+      continue;
+    }
+    if (!isMemoryEffectFree(&op))
+      return fail(name(op) + " has memory effects");
+    if (!llvm::all_of(op.getOperandTypes(), isScalar) ||
+        !llvm::all_of(op.getResultTypes(), isScalar))
+      return fail(name(op) + " works on non-scalar values");
+  }
+  return success();
+}
+
 /// The analysis of `loop`, or failure with the reason it stays scalar.
 static FailureOr<LoopWidening> analyze(scf::ParallelOp loop,
                                        std::string &reason) {
@@ -97,7 +178,8 @@ static FailureOr<LoopWidening> analyze(scf::ParallelOp loop,
     return fail("the loop reduces values");
   if (loop.getBody()->getTerminator()->getNumOperands() != 0)
     return fail("the loop reduces values");
-  auto stores = llvm::to_vector(loop.getBody()->getOps<memref::StoreOp>());
+  SmallVector<memref::StoreOp> stores;
+  loop.getBody()->walk([&](memref::StoreOp store) { stores.push_back(store); });
   if (stores.empty())
     return fail("the loop stores nothing");
 
@@ -119,44 +201,8 @@ static FailureOr<LoopWidening> analyze(scf::ParallelOp loop,
 
   // Forward: every op with an operand that depends on the dimension.
   DenseSet<Value> dependent = {w.iv()};
-  for (Operation &op : loop.getBody()->without_terminator()) {
-    if (op.getNumRegions() != 0)
-      return fail(Twine("'") + op.getName().getStringRef() +
-                  "' has regions (a loop inside the iteration)");
-    bool varies = llvm::any_of(op.getOperands(), [&](Value v) {
-      return dependent.contains(v);
-    });
-    if (isa<memref::StoreOp>(op))
-      varies = true; // checked below: it must move with the dimension
-    if (!varies) {
-      // Once per iteration, as before: it must not write memory.
-      if (!isa<memref::LoadOp>(op) && !isMemoryEffectFree(&op))
-        return fail(Twine("'") + op.getName().getStringRef() +
-                    "' has memory effects");
-      continue;
-    }
-    w.varying.insert(&op);
-    dependent.insert(op.result_begin(), op.result_end());
-    if (isa<memref::LoadOp, memref::StoreOp>(op)) {
-      auto [buffer, indices] = bufferAndIndices(&op);
-      if (indices.empty() || indices.back() != w.iv() ||
-          llvm::any_of(indices.drop_back(),
-                       [&](Value v) { return dependent.contains(v); }))
-        return fail("an access does not move along the last dimension of "
-                    "its buffer with the loop's dimension");
-      if (wholeElementBytes(cast<MemRefType>(buffer.getType())) == 0)
-        return fail("an access has elements of no whole bytes");
-      w.wideAccesses.push_back(&op);
-      continue;
-    }
-    if (!isMemoryEffectFree(&op))
-      return fail(Twine("'") + op.getName().getStringRef() +
-                  "' has memory effects");
-    if (!llvm::all_of(op.getOperandTypes(), isScalar) ||
-        !llvm::all_of(op.getResultTypes(), isScalar))
-      return fail(Twine("'") + op.getName().getStringRef() +
-                  "' works on non-scalar values");
-  }
+  if (failed(analyzeBlock(*loop.getBody(), dependent, w, reason)))
+    return failure();
   return w;
 }
 
@@ -178,6 +224,88 @@ int64_t LoopWidening::chooseLanes(int64_t vectorBytes,
   return 1;
 }
 
+/// Emits `op` (which depends on the dimension) for `lanes.size()`
+/// consecutive elements at the rewriter's insertion point: a load or store
+/// as one vector access, an scf.for with one iteration value per element
+/// (its body likewise), any other op once per element. `lanes[k]` maps
+/// every value to element k's.
+static void widenOp(Operation *op, RewriterBase &rewriter,
+                    MutableArrayRef<IRMapping> lanes,
+                    const SetVector<Operation *> &varying, bool aligned) {
+  int64_t count = lanes.size();
+  Location loc = op->getLoc();
+  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+    // Iteration value i of element k is new iteration value i x count + k.
+    SmallVector<Value> inits;
+    for (Value init : forOp.getInitArgs())
+      for (IRMapping &lane : lanes)
+        inits.push_back(lane.lookupOrDefault(init));
+    IRMapping &first = lanes.front();
+    auto widened = scf::ForOp::create(
+        rewriter, loc, first.lookupOrDefault(forOp.getLowerBound()),
+        first.lookupOrDefault(forOp.getUpperBound()),
+        first.lookupOrDefault(forOp.getStep()), inits,
+        [&](OpBuilder &, Location, Value iv, ValueRange iterArgs) {
+          for (auto [k, lane] : llvm::enumerate(lanes)) {
+            lane.map(forOp.getInductionVar(), iv);
+            for (auto [i, arg] : llvm::enumerate(forOp.getRegionIterArgs()))
+              lane.map(arg, iterArgs[i * count + k]);
+          }
+          for (Operation &inner : forOp.getBody()->without_terminator()) {
+            if (varying.contains(&inner)) {
+              widenOp(&inner, rewriter, lanes, varying, aligned);
+              continue;
+            }
+            // Once for every element.
+            Operation *clone = rewriter.clone(inner, first);
+            for (IRMapping &lane : lanes.drop_front())
+              for (auto [from, to] :
+                   llvm::zip(inner.getResults(), clone->getResults()))
+                lane.map(from, to);
+          }
+          SmallVector<Value> yielded;
+          for (Value v : forOp.getBody()->getTerminator()->getOperands())
+            for (IRMapping &lane : lanes)
+              yielded.push_back(lane.lookupOrDefault(v));
+          scf::YieldOp::create(rewriter, loc, yielded);
+        });
+    for (auto [k, lane] : llvm::enumerate(lanes))
+      for (auto [i, result] : llvm::enumerate(forOp.getResults()))
+        lane.map(result, widened.getResult(i * count + k));
+    return;
+  }
+  if (!isa<memref::LoadOp, memref::StoreOp>(op)) {
+    for (IRMapping &lane : lanes)
+      rewriter.clone(*op, lane);
+    return;
+  }
+  auto [buffer, indices] = bufferAndIndices(op);
+  Value mappedBuffer = lanes.front().lookupOrDefault(buffer);
+  SmallVector<Value> mappedIndices = llvm::map_to_vector(
+      indices, [&](Value v) { return lanes.front().lookupOrDefault(v); });
+  auto vectorType = VectorType::get(
+      {count}, cast<MemRefType>(buffer.getType()).getElementType());
+  llvm::MaybeAlign alignment;
+  if (aligned)
+    alignment = llvm::MaybeAlign(vectorAccessAlignment(buffer, count));
+  if (auto load = dyn_cast<memref::LoadOp>(op)) {
+    Value wide = vector::LoadOp::create(rewriter, loc, vectorType,
+                                        mappedBuffer, mappedIndices,
+                                        /*nontemporal=*/false, alignment);
+    for (auto [k, lane] : llvm::enumerate(lanes))
+      lane.map(load.getResult(),
+               vector::ExtractOp::create(rewriter, loc, wide, k));
+    return;
+  }
+  Value value = cast<memref::StoreOp>(op).getValueToStore();
+  SmallVector<Value> elements = llvm::map_to_vector(
+      lanes, [&](IRMapping &lane) { return lane.lookupOrDefault(value); });
+  Value wide =
+      vector::FromElementsOp::create(rewriter, loc, vectorType, elements);
+  vector::StoreOp::create(rewriter, loc, wide, mappedBuffer, mappedIndices,
+                          /*nontemporal=*/false, alignment);
+}
+
 void LoopWidening::apply(RewriterBase &rewriter, int64_t lanes,
                          bool aligned) {
   Location loc = loop.getLoc();
@@ -186,7 +314,8 @@ void LoopWidening::apply(RewriterBase &rewriter, int64_t lanes,
   rewriter.modifyOpInPlace(
       loop, [&] { loop.getStepMutable().slice(dim, 1).assign(step); });
 
-  // Lane k's copy of every varying value; lane k's index is iv + k.
+  // Element k's copy of every value that depends on the dimension; its
+  // index is iv + k.
   Block *body = loop.getBody();
   SmallVector<IRMapping> lane(lanes);
   bool ivComputes = llvm::any_of(iv().getUsers(), [](Operation *user) {
@@ -198,39 +327,18 @@ void LoopWidening::apply(RewriterBase &rewriter, int64_t lanes,
                           rewriter, loc, iv(),
                           arith::ConstantIndexOp::create(rewriter, loc, k)));
 
+  // In place in the loop's body: the ops that do not depend on the
+  // dimension stay as they are (those inside a widened scf.for are cloned
+  // with it).
+  SmallVector<Operation *> replaced;
   for (Operation *op : varying) {
+    if (op->getBlock() != body)
+      continue;
     rewriter.setInsertionPoint(op);
-    Location opLoc = op->getLoc();
-    if (!isa<memref::LoadOp, memref::StoreOp>(op)) {
-      for (int64_t k = 0; k < lanes; ++k)
-        rewriter.clone(*op, lane[k]);
-      continue;
-    }
-    auto [buffer, indices] = bufferAndIndices(op);
-    auto vectorType = VectorType::get(
-        {lanes}, cast<MemRefType>(buffer.getType()).getElementType());
-    llvm::MaybeAlign alignment;
-    if (aligned)
-      alignment = llvm::MaybeAlign(vectorAccessAlignment(buffer, lanes));
-    if (auto load = dyn_cast<memref::LoadOp>(op)) {
-      Value wide = vector::LoadOp::create(rewriter, opLoc, vectorType, buffer,
-                                          indices, /*nontemporal=*/false,
-                                          alignment);
-      for (int64_t k = 0; k < lanes; ++k)
-        lane[k].map(load.getResult(),
-                    vector::ExtractOp::create(rewriter, opLoc, wide, k));
-      continue;
-    }
-    Value value = cast<memref::StoreOp>(op).getValueToStore();
-    SmallVector<Value> elements;
-    for (int64_t k = 0; k < lanes; ++k)
-      elements.push_back(lane[k].lookupOrDefault(value));
-    Value wide =
-        vector::FromElementsOp::create(rewriter, opLoc, vectorType, elements);
-    vector::StoreOp::create(rewriter, opLoc, wide, buffer, indices,
-                            /*nontemporal=*/false, alignment);
+    widenOp(op, rewriter, lane, varying, aligned);
+    replaced.push_back(op);
   }
-  for (Operation *op : llvm::reverse(varying))
+  for (Operation *op : llvm::reverse(replaced))
     rewriter.eraseOp(op);
 }
 
@@ -239,10 +347,15 @@ void LoopWidening::apply(RewriterBase &rewriter, int64_t lanes,
 /// E x T iterations, when every access that uses either has [..., e, d] as
 /// its last indices into a buffer of rows of T that collapse with the
 /// dimension before them (memref.collapse_shape, made before the loop), and
-/// nothing else uses them. Then accesses index the collapsed buffers with
-/// the merged variable: no division. Returns whether it merged.
+/// nothing else uses them, and the loop has a third dimension. Then
+/// accesses index the collapsed buffers with the merged variable: no
+/// division. Returns whether it merged.
 static bool mergeRowWithPrevious(scf::ParallelOp loop,
                                  RewriterBase &rewriter) {
+  // A dimension must remain besides the merged one: the GPU's blocks keep
+  // their rows of threads along y (a 1-D loop gets blocks of 32 threads).
+  if (loop.getNumLoops() < 3)
+    return false;
   auto stores = loop.getBody()->getOps<memref::StoreOp>();
   if (stores.empty() || (*stores.begin()).getIndices().size() < 2)
     return false;

@@ -7,12 +7,13 @@
 // RUN: FileCheck %s --check-prefix=WIDE < %t.wide/bias_relu_residual_kernel.ptx
 // RUN: FileCheck %s --check-prefix=SHORT < %t.wide/short_rows_kernel.ptx
 // RUN: FileCheck %s --check-prefix=MERGED < %t.wide/merged_rows_kernel.ptx
+// RUN: FileCheck %s --check-prefix=POOL < %t.wide/global_pool_kernel.ptx
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_75 format=ptx" | %ptxas_check --arch sm_75 | FileCheck %s --check-prefix=PTXAS75
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 format=ptx vectorize-accesses=false" | %ptxas_check --arch sm_80 --ptx-dir %t.scalar
 // RUN: FileCheck %s --check-prefix=SCALAR < %t.scalar/bias_relu_residual_kernel.ptx
 
-// PTXAS-COUNT-6: 0 B spill stores, 0 B spill loads, 0 B stack
-// PTXAS75-COUNT-3: 0 B spill stores, 0 B spill loads, 0 B stack
+// PTXAS-COUNT-8: 0 B spill stores, 0 B spill loads, 0 B stack
+// PTXAS75-COUNT-4: 0 B spill stores, 0 B spill loads, 0 B stack
 
 // NHWC, C = 256: x (f32) and the bias as two 16-byte halves each, the f16
 // residual and the f16 result as one 16-byte access.
@@ -88,4 +89,26 @@ func.func @merged_rows(%x: tensor<2x8x8x64xf16>) -> tensor<2x8x8x64xf16> {
     linalg.yield %m : f16
   } -> tensor<2x8x8x64xf16>
   return %y : tensor<2x8x8x64xf16>
+}
+
+// NHWC global average pooling's sum, f16 into f32 (a loop over the pixels
+// inside each thread): 8 channels per thread, one 16-byte load per pixel,
+// 8 accumulators, the 8 sums as two 16-byte stores.
+// POOL-LABEL: .entry global_pool_kernel
+// POOL: ld.global.v4.b32
+// POOL-NOT: ld.global.b16
+// POOL: st.global.v4.b32
+func.func @global_pool(%x: tensor<8x7x7x512xf16>) -> tensor<8x512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x512xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x512xf32>) -> tensor<8x512xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, h, w, c)>, affine_map<(n, c, h, w) -> (n, c)>],
+                       iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%x : tensor<8x7x7x512xf16>) outs(%f : tensor<8x512xf32>) {
+  ^bb0(%a: f16, %acc: f32):
+    %w = arith.extf %a : f16 to f32
+    %s = arith.addf %w, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<8x512xf32>
+  return %r : tensor<8x512xf32>
 }

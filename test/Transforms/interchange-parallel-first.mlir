@@ -9,10 +9,12 @@
 // CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[OUT]]], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
 // On the GPU every (n, c) is a thread: 8 x 2048 outputs in 64 blocks of
 // 32 x 8 threads (one thread per n before, each summing 49 x 2048), the
-// zero fill of its (n, c) fused into the same kernel.
+// zero fill of its (n, c) fused into the same kernel; with vector accesses
+// (--opsnn-vectorize-parallel-loops) a thread sums 4 channels (one 16-byte
+// load per pixel), 16 blocks.
 // GRID-LABEL: IR Dump After GpuKernelOutliningPass
 // GRID-NOT: gpu.launch_func
-// GRID: gpu.launch_func @nhwc_sum_kernel::@nhwc_sum_kernel blocks in (%c64, %c1, %c1) threads in (%c32, %c8, %c1)
+// GRID: gpu.launch_func @nhwc_sum_kernel::@nhwc_sum_kernel blocks in (%c16, %c1, %c1) threads in (%c32, %c8, %c1)
 func.func @nhwc_sum(%x: tensor<8x7x7x2048xf32>) -> tensor<8x2048xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<8x2048xf32>

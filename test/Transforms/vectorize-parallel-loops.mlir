@@ -200,6 +200,70 @@ func.func @iota_rows(%y: memref<32x16xi32>) {
 
 // -----
 
+// A loop inside the iteration (NHWC global pooling, the accumulator in
+// registers): it carries one value per element (4 f32), its body reads a
+// 16-byte vector per pixel; the pixel indices stay scalar.
+// CHECK-LABEL: func @pooling_sum
+// CHECK: scf.parallel (%[[C:[a-z0-9]+]], %[[N:[a-z0-9]+]]) =
+// CHECK: %[[SUM:[0-9]+]]:4 = scf.for %[[H:[a-z0-9]+]] = %c0 to %c7 step %c1 iter_args({{.*}}) -> (f32, f32, f32, f32)
+// CHECK: %[[V:.+]] = vector.load %arg0[%[[N]], %[[H]], %[[C]]] {alignment = 16 : i64} : memref<8x7x256xf32>, vector<4xf32>
+// CHECK-COUNT-4: arith.addf
+// CHECK: scf.yield
+// CHECK: vector.from_elements %[[SUM]]#0, %[[SUM]]#1, %[[SUM]]#2, %[[SUM]]#3 : vector<4xf32>
+// CHECK: vector.store {{.*}}, %arg1[%[[N]], %[[C]]] {alignment = 16 : i64} : memref<8x256xf32>, vector<4xf32>
+func.func @pooling_sum(%x: memref<8x7x256xf32>, %y: memref<8x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  %c8 = arith.constant 8 : index
+  %c256 = arith.constant 256 : index
+  %cst = arith.constant 0.0 : f32
+  scf.parallel (%c, %n) = (%c0, %c0) to (%c256, %c8) step (%c1, %c1) {
+    %s = scf.for %h = %c0 to %c7 step %c1 iter_args(%acc = %cst) -> f32 {
+      %a = memref.load %x[%n, %h, %c] : memref<8x7x256xf32>
+      %t = arith.addf %a, %acc : f32
+      scf.yield %t : f32
+    }
+    memref.store %s, %y[%n, %c] : memref<8x256xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// A GEMM on the generic path (j innermost): each thread computes 4
+// consecutive columns of C, B's row read as one vector per k, A's element
+// once (broadcast to the 4 products).
+// CHECK-LABEL: func @gemm_columns
+// CHECK: scf.for %[[K:[a-z0-9]+]] = {{.*}} -> (f32, f32, f32, f32)
+// CHECK: %[[A:.+]] = memref.load %arg0[%{{.+}}, %[[K]]] : memref<64x32xf32>
+// CHECK: vector.load %arg1[%[[K]], %{{.+}}] {alignment = 16 : i64} : memref<32x128xf32>, vector<4xf32>
+// CHECK-COUNT-4: arith.mulf %[[A]]
+// CHECK: vector.store {{.*}} : memref<64x128xf32>, vector<4xf32>
+func.func @gemm_columns(%a: memref<64x32xf32>, %b: memref<32x128xf32>, %c: memref<64x128xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %cst = arith.constant 0.0 : f32
+  scf.parallel (%j, %i) = (%c0, %c0) to (%c128, %c64) step (%c1, %c1) {
+    %s = scf.for %k = %c0 to %c32 step %c1 iter_args(%acc = %cst) -> f32 {
+      %x = memref.load %a[%i, %k] : memref<64x32xf32>
+      %y = memref.load %b[%k, %j] : memref<32x128xf32>
+      %p = arith.mulf %x, %y : f32
+      %t = arith.addf %p, %acc : f32
+      scf.yield %t : f32
+    }
+    memref.store %s, %c[%i, %j] : memref<64x128xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
 // INT8: 16 lanes. A value stored that does not move with the dimension
 // (a constant) is broadcast into the vector.
 // CHECK-LABEL: func @int8_and_constant
@@ -353,8 +417,9 @@ func.func @view_shift(%buf: memref<4096xi8>, %y: memref<4x256xf16>) {
 // -----
 
 // Loops that keep their shape: a transposing read (the dimension indexes a
-// row, not consecutive elements), a loop inside the iteration (a
-// reduction), a reducing parallel loop, a loop already mapped to the GPU,
+// row, not consecutive elements), a row reduction inside the iteration
+// (its reads move along rows, not along the dimension), a reducing parallel
+// loop, a loop already mapped to the GPU,
 // and a store whose last index is not an induction variable.
 // CHECK-LABEL: func @transposing
 // CHECK-NOT: vector.

@@ -528,14 +528,21 @@ def VectorizeParallelLoopsPass
     A loop is widened when:
 
     - it is outermost, not already mapped to the GPU and reduces nothing;
-    - its body has no regions (no loop inside an iteration: contractions
-      and reductions keep their shape), and only loads may touch memory
-      besides the stores;
+    - its body has no regions but `scf.for` loops (a reduction inside the
+      iteration: pooling windows, global pooling, a GEMM's K, a depthwise
+      convolution's taps) whose bounds do not depend on `d`, and only loads
+      may touch memory besides the stores;
     - some induction variable `d` is the last index of every store, runs
       from 0 to a constant with step 1, and every load or store that
       depends on `d` has `d` itself as its last index and no other index
       that depends on it (contiguous elements), of whole-byte elements;
     - the ops that depend on `d` are side-effect free and work on scalars.
+
+    An inner `scf.for` that depends on `d` carries one iteration value per
+    element (V accumulators) and its body is widened the same way: one
+    vector load per step for an operand along `d`, the others (a GEMM's A
+    element, the pixel indices) once. Each thread then does V times the
+    work with 1/V of the threads; the bytes in flight stay the same.
 
     V is the widest power of two for which:
 
@@ -555,7 +562,8 @@ def VectorizeParallelLoopsPass
 
     Rows that are too short for the widest vectors and `min-row-vectors`
     of them (NHWC with C = 64 or 128 in f16) first merge with the
-    dimension before them, as often as needed, when every access that uses
+    dimension before them, as often as needed while a third dimension
+    remains (the GPU blocks' y threads), when every access that uses
     either dimension reads or writes whole rows (`[..., e, d]` last, rows
     of exactly the trip count of `d`, contiguous with the dimension before:
     an elementwise op over identical buffers, a residual add): each buffer
