@@ -17,8 +17,8 @@ for the check.
 Usage: bench/gpu/zoo_transformers.py [--repeat N] [--dry-run] [--models a,b]
                                     [--variants generic,tensor-cores,mixed-fp16,t4-mixed-fp16]
 Prints one line per model and variant: kernels (how many of them are
-tensor-core kernels: PTX with mma.sync; and how many use vector global
-accesses: ld/st.global.v2/.v4), rel. L2 vs onnxruntime, kernel
+tensor-core kernels: PTX with mma.sync; and how many of the others use
+vector global accesses: ld/st.global.v2/.v4), rel. L2 vs onnxruntime, kernel
 ms, call ms. OPSNN_BUILD_DIR picks the build whose tools run (default:
 build/), e.g. to compare two builds side by side.
 """
@@ -106,7 +106,9 @@ def main(argv=None):
                     capture_output=True, text=True)
                 binaries = lowered.stdout.split("gpu.binary @")[1:]
                 mma = sum("mma.sync" in binary for binary in binaries)
-                wide = sum(bool(re.search(r"(?:ld|st)\.global\.v[24]\.", binary))
+                # Generic kernels (no mma.sync) with vector global accesses.
+                wide = sum("mma.sync" not in binary and
+                           bool(re.search(r"(?:ld|st)\.global\.v[24]\.", binary))
                            for binary in binaries)
                 kernels = f"{len(binaries):3d} kernels ({mma:2d} mma, {wide:2d} vec)"
                 if lowered.returncode:
