@@ -72,8 +72,8 @@ void mlir::opsnn::addParallelLoopsStage(OpPassManager &pm) {
 }
 
 void mlir::opsnn::addVectorizeKernelAccessesStage(OpPassManager &pm,
-                                                   int64_t minRowVectors,
-                                                   bool aligned) {
+                                                  int64_t minRowVectors,
+                                                  bool aligned) {
   VectorizeParallelLoopsPassOptions widen;
   widen.minRowVectors = minRowVectors;
   widen.aligned = aligned;

@@ -33,8 +33,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -546,8 +546,8 @@ public:
   /// The first element of the row that lane `lane` handles.
   Value laneStart(Value lane) {
     AffineExpr s0 = getAffineSymbolExpr(0, b.getContext());
-    return affine::AffineApplyOp::create(b, loc, AffineMap::get(0, 1, s0 * width),
-                                         lane);
+    return affine::AffineApplyOp::create(
+        b, loc, AffineMap::get(0, 1, s0 * width), lane);
   }
 
   /// The row's result of `red` from its lanes' `total`:

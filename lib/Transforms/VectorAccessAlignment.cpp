@@ -1,4 +1,4 @@
-//===- VectorAccessAlignment.cpp - May a kernel read a row in vectors? ----===//
+//===- VectorAccessAlignment.cpp - Rows read as vectors? ------------------===//
 //
 // See VectorAccessAlignment.h.
 //
@@ -52,8 +52,7 @@ int64_t mlir::opsnn::knownBaseAlignment(Value buffer) {
       if (!shift)
         return 0;
       int64_t source = knownBaseAlignment(view.getSource());
-      return *shift == 0 ? source
-                         : std::min<int64_t>(source, *shift & -*shift);
+      return *shift == 0 ? source : std::min<int64_t>(source, *shift & -*shift);
     }
     // Other views share the source's aligned pointer (a subview's or
     // reinterpret_cast's offset is in its type, which the caller checks).

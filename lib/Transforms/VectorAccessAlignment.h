@@ -1,4 +1,4 @@
-//===- VectorAccessAlignment.h - May a kernel read a row in vectors? -*- C++ -*-===//
+//===- VectorAccessAlignment.h - Rows read as vectors? ---------*- C++ -*-===//
 //
 // What the kernels that read or write consecutive elements as one vector
 // (--opsnn-vectorize-parallel-loops, --opsnn-gpu-warp-reduce) ask of a

@@ -210,9 +210,8 @@ int64_t LoopWidening::chooseLanes(int64_t vectorBytes,
                                   int64_t minRowVectors) const {
   int64_t narrowest = std::numeric_limits<int64_t>::max();
   for (Operation *op : wideAccesses)
-    narrowest = std::min(narrowest,
-                         wholeElementBytes(cast<MemRefType>(
-                             bufferAndIndices(op).first.getType())));
+    narrowest = std::min(narrowest, wholeElementBytes(cast<MemRefType>(
+                                        bufferAndIndices(op).first.getType())));
   for (int64_t lanes = vectorBytes / narrowest; lanes >= 2; lanes /= 2) {
     if (tripCount % lanes != 0 || tripCount / lanes < minRowVectors)
       continue;
@@ -289,8 +288,8 @@ static void widenOp(Operation *op, RewriterBase &rewriter,
   if (aligned)
     alignment = llvm::MaybeAlign(vectorAccessAlignment(buffer, count));
   if (auto load = dyn_cast<memref::LoadOp>(op)) {
-    Value wide = vector::LoadOp::create(rewriter, loc, vectorType,
-                                        mappedBuffer, mappedIndices,
+    Value wide = vector::LoadOp::create(rewriter, loc, vectorType, mappedBuffer,
+                                        mappedIndices,
                                         /*nontemporal=*/false, alignment);
     for (auto [k, lane] : llvm::enumerate(lanes))
       lane.map(load.getResult(),
@@ -306,8 +305,7 @@ static void widenOp(Operation *op, RewriterBase &rewriter,
                           /*nontemporal=*/false, alignment);
 }
 
-void LoopWidening::apply(RewriterBase &rewriter, int64_t lanes,
-                         bool aligned) {
+void LoopWidening::apply(RewriterBase &rewriter, int64_t lanes, bool aligned) {
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
   Value step = arith::ConstantIndexOp::create(rewriter, loc, lanes);
@@ -350,8 +348,7 @@ void LoopWidening::apply(RewriterBase &rewriter, int64_t lanes,
 /// nothing else uses them, and the loop has a third dimension. Then
 /// accesses index the collapsed buffers with the merged variable: no
 /// division. Returns whether it merged.
-static bool mergeRowWithPrevious(scf::ParallelOp loop,
-                                 RewriterBase &rewriter) {
+static bool mergeRowWithPrevious(scf::ParallelOp loop, RewriterBase &rewriter) {
   // A dimension must remain besides the merged one: the GPU's blocks keep
   // their rows of threads along y (a 1-D loop gets blocks of 32 threads).
   if (loop.getNumLoops() < 3)
@@ -477,14 +474,12 @@ struct VectorizeParallelLoopsPass
     if (vectorBytes < 2 || vectorBytes > 16 ||
         !llvm::isPowerOf2_64(vectorBytes)) {
       emitError(getOperation().getLoc())
-          << "vector-bytes must be 2, 4, 8 or 16, got "
-          << int64_t(vectorBytes);
+          << "vector-bytes must be 2, 4, 8 or 16, got " << int64_t(vectorBytes);
       return signalPassFailure();
     }
     if (minRowVectors < 1) {
       emitError(getOperation().getLoc())
-          << "min-row-vectors must be positive, got "
-          << int64_t(minRowVectors);
+          << "min-row-vectors must be positive, got " << int64_t(minRowVectors);
       return signalPassFailure();
     }
     // The outermost parallel loops outside kernels: each is a kernel-to-be.
