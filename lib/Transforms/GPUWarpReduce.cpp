@@ -664,21 +664,8 @@ int64_t chooseRowVectorWidth(const RowGroup &group) {
       if (op.getMatchingIndexingMap(&operand).isFunctionOfDim(last))
         rowBuffers.push_back(operand.get());
   }
-  int64_t narrowest = kBufferAlignment;
-  for (Value buffer : rowBuffers) {
-    int64_t bytes = wholeElementBytes(cast<MemRefType>(buffer.getType()));
-    if (bytes == 0)
-      return 1;
-    narrowest = std::min(narrowest, bytes);
-  }
-  int64_t row = group.head().reductionSize;
-  for (int64_t width = kBufferAlignment / narrowest; width >= 2; width /= 2)
-    if (row % width == 0 && row >= kWarpSize * width &&
-        llvm::all_of(rowBuffers, [&](Value buffer) {
-          return vectorAccessAlignment(buffer, width) != 0;
-        }))
-      return width;
-  return 1;
+  return widestVectorLanes(rowBuffers, group.head().reductionSize,
+                           kWarpSize);
 }
 
 /// One warp per row: blocks of `warps` warps, warp w of block b on row

@@ -88,3 +88,29 @@ int64_t mlir::opsnn::vectorAccessAlignment(Value buffer, int64_t lanes) {
     return 0;
   return knownBaseAlignment(buffer) >= align ? align : 0;
 }
+
+int64_t mlir::opsnn::narrowestElementBytes(ArrayRef<Value> buffers) {
+  int64_t narrowest = 0;
+  for (Value buffer : buffers) {
+    int64_t bytes = wholeElementBytes(cast<MemRefType>(buffer.getType()));
+    if (bytes == 0)
+      return 0;
+    narrowest = narrowest ? std::min(narrowest, bytes) : bytes;
+  }
+  return narrowest;
+}
+
+int64_t mlir::opsnn::widestVectorLanes(ArrayRef<Value> buffers,
+                                       int64_t extent, int64_t minVectors,
+                                       int64_t maxBytes) {
+  int64_t narrowest = narrowestElementBytes(buffers);
+  if (narrowest == 0)
+    return 1;
+  for (int64_t lanes = maxBytes / narrowest; lanes >= 2; lanes /= 2)
+    if (extent % lanes == 0 && extent / lanes >= minVectors &&
+        llvm::all_of(buffers, [&](Value buffer) {
+          return vectorAccessAlignment(buffer, lanes) != 0;
+        }))
+      return lanes;
+  return 1;
+}

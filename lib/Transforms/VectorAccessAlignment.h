@@ -40,6 +40,18 @@ int64_t knownBaseAlignment(Value buffer);
 /// stride is not 1.
 int64_t vectorAccessAlignment(Value buffer, int64_t lanes);
 
+/// The bytes of the narrowest element of `buffers`; 0 if one has elements
+/// a vector access does not take, or there are none.
+int64_t narrowestElementBytes(ArrayRef<Value> buffers);
+
+/// How many consecutive elements one access of `buffers` may move: the
+/// most, a power of two from 2 up to `maxBytes` of the narrowest element,
+/// that divides `extent` into at least `minVectors` vectors that every
+/// buffer takes aligned (vectorAccessAlignment); 1 if none.
+int64_t widestVectorLanes(ArrayRef<Value> buffers, int64_t extent,
+                          int64_t minVectors,
+                          int64_t maxBytes = kBufferAlignment);
+
 } // namespace mlir::opsnn
 
 #endif // OPSNN_LIB_TRANSFORMS_VECTORACCESSALIGNMENT_H

@@ -83,6 +83,31 @@ static std::optional<int64_t> plainTripCount(scf::ParallelOp loop,
   return ub;
 }
 
+/// The loop's first store, its own or in a loop inside (null if none).
+static memref::StoreOp firstStore(scf::ParallelOp loop) {
+  memref::StoreOp first;
+  loop.getBody()->walk([&](memref::StoreOp store) {
+    first = store;
+    return WalkResult::interrupt();
+  });
+  return first;
+}
+
+/// The position among the loop's induction variables of `store`'s index
+/// `fromLast` places before its last, if that index is one.
+static std::optional<unsigned> ivPosition(scf::ParallelOp loop,
+                                          memref::StoreOp store,
+                                          unsigned fromLast) {
+  ValueRange indices = store.getIndices();
+  if (indices.size() <= fromLast)
+    return std::nullopt;
+  auto ivs = loop.getInductionVars();
+  auto it = llvm::find(ivs, indices[indices.size() - 1 - fromLast]);
+  if (it == ivs.end())
+    return std::nullopt;
+  return it - ivs.begin();
+}
+
 /// Whether `type` is a scalar a lane of the body may compute.
 static bool isScalar(Type type) { return type.isIntOrIndexOrFloat(); }
 
@@ -178,22 +203,18 @@ static FailureOr<LoopWidening> analyze(scf::ParallelOp loop,
     return fail("the loop reduces values");
   if (loop.getBody()->getTerminator()->getNumOperands() != 0)
     return fail("the loop reduces values");
-  SmallVector<memref::StoreOp> stores;
-  loop.getBody()->walk([&](memref::StoreOp store) { stores.push_back(store); });
-  if (stores.empty())
+  memref::StoreOp store = firstStore(loop);
+  if (!store)
     return fail("the loop stores nothing");
 
   LoopWidening w;
   w.loop = loop;
-  // The dimension: the last index of every store.
-  Value last = stores.front().getIndices().empty()
-                   ? Value()
-                   : stores.front().getIndices().back();
-  auto ivs = loop.getInductionVars();
-  auto it = llvm::find(ivs, last);
-  if (it == ivs.end())
+  // The dimension: the last index of every store (analyzeBlock checks the
+  // others).
+  std::optional<unsigned> dim = ivPosition(loop, store, 0);
+  if (!dim)
     return fail("the stores' last index is not an induction variable");
-  w.dim = it - ivs.begin();
+  w.dim = *dim;
   std::optional<int64_t> tripCount = plainTripCount(loop, w.dim);
   if (!tripCount)
     return fail("the dimension is not 0 to a constant with step 1");
@@ -208,19 +229,9 @@ static FailureOr<LoopWidening> analyze(scf::ParallelOp loop,
 
 int64_t LoopWidening::chooseLanes(int64_t vectorBytes,
                                   int64_t minRowVectors) const {
-  int64_t narrowest = std::numeric_limits<int64_t>::max();
-  for (Operation *op : wideAccesses)
-    narrowest = std::min(narrowest, wholeElementBytes(cast<MemRefType>(
-                                        bufferAndIndices(op).first.getType())));
-  for (int64_t lanes = vectorBytes / narrowest; lanes >= 2; lanes /= 2) {
-    if (tripCount % lanes != 0 || tripCount / lanes < minRowVectors)
-      continue;
-    if (llvm::all_of(wideAccesses, [&](Operation *op) {
-          return vectorAccessAlignment(bufferAndIndices(op).first, lanes) != 0;
-        }))
-      return lanes;
-  }
-  return 1;
+  SmallVector<Value> buffers = llvm::map_to_vector(
+      wideAccesses, [](Operation *op) { return bufferAndIndices(op).first; });
+  return widestVectorLanes(buffers, tripCount, minRowVectors, vectorBytes);
 }
 
 /// Emits `op` (which depends on the dimension) for `lanes.size()`
@@ -340,6 +351,16 @@ void LoopWidening::apply(RewriterBase &rewriter, int64_t lanes, bool aligned) {
     rewriter.eraseOp(op);
 }
 
+/// The reassociation of a rank-`rank` buffer that merges its last two
+/// dimensions.
+static SmallVector<ReassociationIndices> lastTwoMerged(int64_t rank) {
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t i = 0; i < rank - 2; ++i)
+    groups.push_back({i});
+  groups.push_back({rank - 2, rank - 1});
+  return groups;
+}
+
 /// Merges the loop's row dimension `d` (the last index of its first store)
 /// with the one before it, `e` (the second-to-last), into one dimension of
 /// E x T iterations, when every access that uses either has [..., e, d] as
@@ -353,26 +374,24 @@ static bool mergeRowWithPrevious(scf::ParallelOp loop, RewriterBase &rewriter) {
   // their rows of threads along y (a 1-D loop gets blocks of 32 threads).
   if (loop.getNumLoops() < 3)
     return false;
-  auto stores = loop.getBody()->getOps<memref::StoreOp>();
-  if (stores.empty() || (*stores.begin()).getIndices().size() < 2)
+  memref::StoreOp store = firstStore(loop);
+  std::optional<unsigned> dim = store ? ivPosition(loop, store, 0)
+                                      : std::nullopt;
+  std::optional<unsigned> prev = store ? ivPosition(loop, store, 1)
+                                       : std::nullopt;
+  if (!dim || !prev || *dim == *prev)
     return false;
-  ValueRange storeIndices = (*stores.begin()).getIndices();
-  auto ivs = llvm::to_vector(loop.getInductionVars());
-  auto d = llvm::find(ivs, storeIndices.back());
-  auto e = llvm::find(ivs, storeIndices[storeIndices.size() - 2]);
-  if (d == ivs.end() || e == ivs.end() || d == e)
-    return false;
-  unsigned dPos = d - ivs.begin(), ePos = e - ivs.begin();
+  unsigned dPos = *dim, ePos = *prev;
   std::optional<int64_t> rows = plainTripCount(loop, ePos);
   std::optional<int64_t> row = plainTripCount(loop, dPos);
   if (!rows || !row)
     return false;
+  Value d = loop.getInductionVars()[dPos], e = loop.getInductionVars()[ePos];
 
   // Every use of either variable: an access [..., e, d] of a buffer made
   // outside the loop whose rows of `row` elements collapse.
   SmallVector<Operation *> accesses;
-  SmallVector<ReassociationIndices> reassociation;
-  for (Value iv : {*d, *e}) {
+  for (Value iv : {d, e}) {
     for (Operation *user : iv.getUsers()) {
       if (!isa<memref::LoadOp, memref::StoreOp>(user) ||
           user->getParentOp() != loop)
@@ -380,17 +399,14 @@ static bool mergeRowWithPrevious(scf::ParallelOp loop, RewriterBase &rewriter) {
       auto [buffer, indices] = bufferAndIndices(user);
       auto type = cast<MemRefType>(buffer.getType());
       int64_t rank = type.getRank();
-      if (rank < 2 || indices.back() != *d || indices[rank - 2] != *e ||
-          llvm::is_contained(indices.drop_back(2), *d) ||
-          llvm::is_contained(indices.drop_back(2), *e) ||
+      if (rank < 2 || indices.back() != d || indices[rank - 2] != e ||
+          llvm::is_contained(indices.drop_back(2), d) ||
+          llvm::is_contained(indices.drop_back(2), e) ||
           type.getDimSize(rank - 1) != *row ||
           !loop.isDefinedOutsideOfLoop(buffer))
         return false;
-      SmallVector<ReassociationIndices> merged;
-      for (int64_t i = 0; i < rank - 2; ++i)
-        merged.push_back({i});
-      merged.push_back({rank - 2, rank - 1});
-      if (!memref::CollapseShapeOp::isGuaranteedCollapsible(type, merged))
+      if (!memref::CollapseShapeOp::isGuaranteedCollapsible(
+              type, lastTwoMerged(rank)))
         return false;
       if (!llvm::is_contained(accesses, user))
         accesses.push_back(user);
@@ -404,18 +420,14 @@ static bool mergeRowWithPrevious(scf::ParallelOp loop, RewriterBase &rewriter) {
     if (collapsed.count(buffer))
       continue;
     int64_t rank = cast<MemRefType>(buffer.getType()).getRank();
-    SmallVector<ReassociationIndices> merged;
-    for (int64_t i = 0; i < rank - 2; ++i)
-      merged.push_back({i});
-    merged.push_back({rank - 2, rank - 1});
     rewriter.setInsertionPoint(loop);
     collapsed[buffer] = memref::CollapseShapeOp::create(
-        rewriter, buffer.getLoc(), buffer, merged);
+        rewriter, buffer.getLoc(), buffer, lastTwoMerged(rank));
   }
   for (Operation *op : accesses) {
     auto [buffer, indices] = bufferAndIndices(op);
     SmallVector<Value> merged(indices.drop_back(2));
-    merged.push_back(*d);
+    merged.push_back(d);
     rewriter.setInsertionPoint(op);
     if (auto load = dyn_cast<memref::LoadOp>(op))
       rewriter.replaceOpWithNewOp<memref::LoadOp>(load, collapsed[buffer],
@@ -449,20 +461,15 @@ static bool mergeRowWithPrevious(scf::ParallelOp loop, RewriterBase &rewriter) {
   return true;
 }
 
-/// The widest elements a vector of `vectorBytes` may hold in `loop` (of
-/// the narrowest element its stores and loads move), 1 if unknown.
+/// The most elements a vector of `vectorBytes` may hold in `loop`: of the
+/// narrowest element its own loads and stores move (1 if unknown).
 static int64_t maxLanes(scf::ParallelOp loop, int64_t vectorBytes) {
-  int64_t narrowest = vectorBytes;
-  for (Operation &op : loop.getBody()->without_terminator()) {
-    if (!isa<memref::LoadOp, memref::StoreOp>(op))
-      continue;
-    int64_t bytes = wholeElementBytes(
-        cast<MemRefType>(bufferAndIndices(&op).first.getType()));
-    if (bytes == 0)
-      return 1;
-    narrowest = std::min(narrowest, bytes);
-  }
-  return vectorBytes / narrowest;
+  SmallVector<Value> buffers;
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (isa<memref::LoadOp, memref::StoreOp>(op))
+      buffers.push_back(bufferAndIndices(&op).first);
+  int64_t narrowest = narrowestElementBytes(buffers);
+  return narrowest ? std::max<int64_t>(vectorBytes / narrowest, 1) : 1;
 }
 
 namespace {
@@ -495,14 +502,11 @@ struct VectorizeParallelLoopsPass
       // Rows too short for the widest vectors and enough threads along
       // them: merged with the rows before them where every access allows.
       auto rowTooShort = [&] {
-        auto stores = loop.getBody()->getOps<memref::StoreOp>();
-        if (stores.empty() || (*stores.begin()).getIndices().empty())
-          return false;
-        auto ivs = llvm::to_vector(loop.getInductionVars());
-        auto d = llvm::find(ivs, (*stores.begin()).getIndices().back());
-        if (d == ivs.end())
-          return false;
-        std::optional<int64_t> row = plainTripCount(loop, d - ivs.begin());
+        memref::StoreOp store = firstStore(loop);
+        std::optional<unsigned> dim =
+            store ? ivPosition(loop, store, 0) : std::nullopt;
+        std::optional<int64_t> row =
+            dim ? plainTripCount(loop, *dim) : std::nullopt;
         return row && *row < maxLanes(loop, vectorBytes) * minRowVectors;
       };
       while (rowTooShort() && mergeRowWithPrevious(loop, rewriter)) {
