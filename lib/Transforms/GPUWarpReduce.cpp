@@ -664,8 +664,7 @@ int64_t chooseRowVectorWidth(const RowGroup &group) {
       if (op.getMatchingIndexingMap(&operand).isFunctionOfDim(last))
         rowBuffers.push_back(operand.get());
   }
-  return widestVectorLanes(rowBuffers, group.head().reductionSize,
-                           kWarpSize);
+  return widestVectorLanes(rowBuffers, group.head().reductionSize, kWarpSize);
 }
 
 /// One warp per row: blocks of `warps` warps, warp w of block b on row

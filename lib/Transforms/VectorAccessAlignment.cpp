@@ -100,9 +100,8 @@ int64_t mlir::opsnn::narrowestElementBytes(ArrayRef<Value> buffers) {
   return narrowest;
 }
 
-int64_t mlir::opsnn::widestVectorLanes(ArrayRef<Value> buffers,
-                                       int64_t extent, int64_t minVectors,
-                                       int64_t maxBytes) {
+int64_t mlir::opsnn::widestVectorLanes(ArrayRef<Value> buffers, int64_t extent,
+                                       int64_t minVectors, int64_t maxBytes) {
   int64_t narrowest = narrowestElementBytes(buffers);
   if (narrowest == 0)
     return 1;

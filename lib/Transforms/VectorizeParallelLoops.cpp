@@ -95,9 +95,8 @@ static memref::StoreOp firstStore(scf::ParallelOp loop) {
 
 /// The position among the loop's induction variables of `store`'s index
 /// `fromLast` places before its last, if that index is one.
-static std::optional<unsigned> ivPosition(scf::ParallelOp loop,
-                                          memref::StoreOp store,
-                                          unsigned fromLast) {
+static std::optional<unsigned>
+ivPosition(scf::ParallelOp loop, memref::StoreOp store, unsigned fromLast) {
   ValueRange indices = store.getIndices();
   if (indices.size() <= fromLast)
     return std::nullopt;
@@ -375,10 +374,10 @@ static bool mergeRowWithPrevious(scf::ParallelOp loop, RewriterBase &rewriter) {
   if (loop.getNumLoops() < 3)
     return false;
   memref::StoreOp store = firstStore(loop);
-  std::optional<unsigned> dim = store ? ivPosition(loop, store, 0)
-                                      : std::nullopt;
-  std::optional<unsigned> prev = store ? ivPosition(loop, store, 1)
-                                       : std::nullopt;
+  std::optional<unsigned> dim =
+      store ? ivPosition(loop, store, 0) : std::nullopt;
+  std::optional<unsigned> prev =
+      store ? ivPosition(loop, store, 1) : std::nullopt;
   if (!dim || !prev || *dim == *prev)
     return false;
   unsigned dPos = *dim, ePos = *prev;
