@@ -128,9 +128,12 @@ class Case:
 
     def __init__(self, name, group, kind, shape, dtype, params, flops, inputs, output,
                  tolerance=None, pipeline_options=""):
-        self.name, self.group, self.kind, self.shape = name, group, kind, shape
-        # Added to the GPU pipeline's options (a variant of another case).
+        # Added to the GPU pipeline's options (a variant of another case),
+        # and named in the shape column.
         self.pipeline_options = pipeline_options
+        if pipeline_options:
+            shape += f" ({pipeline_options})"
+        self.name, self.group, self.kind, self.shape = name, group, kind, shape
         self.dtype, self.params, self.flops = dtype, params, flops
         self.input_specs, self.output_spec = inputs, output   # [(shape, np dtype)]
         # Relative L2 above which the answer is wrong: the precision's
@@ -245,8 +248,6 @@ def eltwise_case(name, group, shape, elem="f32", pipeline_options=""):
     # reference).
     dt = NP_DTYPE[elem]
     label = "x".join(map(str, shape)) + f" {elem}, 3 generics"
-    if pipeline_options:
-        label += f" ({pipeline_options})"
     return Case(name, group, "eltwise", label, elem, {}, 5 * int(np.prod(shape)),
                 [(shape, dt), (shape, dt)], (shape, dt),
                 tolerance=3e-3 if elem == "f16" else None,
@@ -305,8 +306,6 @@ def rownorm_case(name, group, op, rows, cols, pipeline_options=""):
         inputs += [((cols,), np.float32), ((cols,), np.float32)]
     what = ("softmax per row" if op == "softmax"
             else "layer norm per row, scale + shift per column")
-    if pipeline_options:
-        what += f" ({pipeline_options})"
     return Case(name, group, "rownorm", f"{rows}x{cols} f32, {what}", "f32", {"op": op},
                 (7 if op == "softmax" else 8) * rows * cols, inputs,
                 ((rows, cols), np.float32), tolerance=1e-5,
