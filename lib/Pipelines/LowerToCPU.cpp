@@ -59,6 +59,10 @@ void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
   // Loops (the GPU's kernels as parallel loops, which scf-to-cf runs in
   // sequence).
   if (options.emulateGPULoops) {
+    // The GPU pipeline's shared-memory transposes, block by block.
+    GPUTiledTransposePassOptions tiledTranspose;
+    tiledTranspose.emulateOnCPU = true;
+    pm.addNestedPass<func::FuncOp>(createGPUTiledTransposePass(tiledTranspose));
     // The GPU pipeline's copies as loops too (see GPUDeviceCopiesPass).
     pm.addNestedPass<func::FuncOp>(createGPUDeviceCopiesPass());
     addParallelLoopsStage(pm);

@@ -141,6 +141,9 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
     warpReduce.vectorize = options.vectorizeAccesses;
     pm.addNestedPass<func::FuncOp>(createGPUWarpReducePass(warpReduce));
   }
+  // Layout conversions: coalesced on both sides through shared memory.
+  if (options.tiledTransposes)
+    pm.addNestedPass<func::FuncOp>(createGPUTiledTransposePass());
   // The copies left in the host code (padding, concatenation) as kernels.
   pm.addNestedPass<func::FuncOp>(createGPUDeviceCopiesPass());
 

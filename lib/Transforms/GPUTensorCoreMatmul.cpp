@@ -23,6 +23,7 @@
 #include "opsnn/Transforms/Passes.h"
 
 #include "TensorCoreContraction.h"
+#include "KernelBufferAccess.h"
 #include "TensorCoreConv.h"
 #include "TensorCoreEpilogue.h"
 #include "TensorCoreMmaTypes.h"

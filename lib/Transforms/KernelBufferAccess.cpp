@@ -36,6 +36,41 @@ bool mlir::opsnn::isDealloc(Operation *op) {
   return isa<memref::DeallocOp, gpu::DeallocOp>(op);
 }
 
+SmallVector<Operation *> mlir::opsnn::deallocationChain(Operation *dealloc) {
+  SmallVector<Operation *> chain;
+  auto gpuDealloc = dyn_cast<gpu::DeallocOp>(dealloc);
+  if (gpuDealloc)
+    for (Value dependency : gpuDealloc.getAsyncDependencies())
+      if (auto start = dependency.getDefiningOp<gpu::WaitOp>())
+        if (start->hasOneUse() && start.getAsyncDependencies().empty())
+          chain.push_back(start);
+  chain.push_back(dealloc);
+  if (gpuDealloc && gpuDealloc.getAsyncToken())
+    for (Operation *user : gpuDealloc.getAsyncToken().getUsers())
+      if (isa<gpu::WaitOp>(user))
+        chain.push_back(user);
+  return chain;
+}
+
+void mlir::opsnn::eraseUnusedBuffer(Value buffer) {
+  SmallVector<SmallVector<Operation *>> chains;
+  for (Operation *user : buffer.getUsers()) {
+    if (!isDealloc(user))
+      return;
+    chains.push_back(deallocationChain(user));
+    // Nothing but the chain may wait for the deallocation.
+    for (Value token : user->getResults())
+      for (Operation *tokenUser : token.getUsers())
+        if (!llvm::is_contained(chains.back(), tokenUser))
+          return;
+  }
+  for (ArrayRef<Operation *> chain : chains)
+    // Token users first: each op's results are unused when it goes.
+    for (Operation *op : llvm::reverse(chain))
+      op->erase();
+  buffer.getDefiningOp()->erase();
+}
+
 /// Whether `x` is a buffer allocated in the function and `y` a global's
 /// (a weight's): new memory is never a global's, which the local alias
 /// analysis does not know (it answers "may alias").

@@ -2,9 +2,11 @@
 //
 // What the tensor-core kernel builder asks before it moves work across
 // other ops: may this op (with the ops it contains, GPU kernels built
-// earlier included) read or write that buffer? Shared by the epilogue
-// matcher (TensorCoreEpilogue.cpp) and the padding fold of convolutions
-// (TensorCoreConv.cpp). Private to lib/Transforms.
+// earlier included) read or write that buffer? And, once a kernel made a
+// buffer dead, its allocation and frees go. Shared by the epilogue matcher
+// (TensorCoreEpilogue.cpp), the padding fold of convolutions
+// (TensorCoreConv.cpp) and the copies the tiled transposes absorb
+// (GPUTiledTranspose.cpp). Private to lib/Transforms.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +30,15 @@ bool isLocalBuffer(Value v);
 
 /// memref.dealloc or gpu.dealloc.
 bool isDealloc(Operation *op);
+
+/// `dealloc` with what an asynchronous gpu.dealloc needs around it (see
+/// GPUHostBuffers.cpp): the gpu.wait that starts it, if it serves it
+/// alone, and the gpu.wait on its token.
+SmallVector<Operation *> deallocationChain(Operation *dealloc);
+
+/// Erases `buffer`'s allocation and deallocations (with the gpu.wait ops
+/// around an asynchronous gpu.dealloc) when nothing else uses it.
+void eraseUnusedBuffer(Value buffer);
 
 /// How an op (with what it contains) may access a buffer.
 struct BufferAccess {

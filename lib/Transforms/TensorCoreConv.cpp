@@ -168,25 +168,6 @@ static Value deallocatedBuffer(Operation *dealloc) {
   return dealloc->getOperand(dealloc->getNumOperands() - 1);
 }
 
-/// `dealloc` with what an asynchronous gpu.dealloc needs around it (see
-/// GPUHostBuffers.cpp): the gpu.wait that starts it, if it serves it
-/// alone, and the gpu.wait on its token.
-static SmallVector<Operation *> deallocationChain(Operation *dealloc) {
-  SmallVector<Operation *> chain;
-  auto gpuDealloc = dyn_cast<gpu::DeallocOp>(dealloc);
-  if (gpuDealloc)
-    for (Value dependency : gpuDealloc.getAsyncDependencies())
-      if (auto start = dependency.getDefiningOp<gpu::WaitOp>())
-        if (start->hasOneUse() && start.getAsyncDependencies().empty())
-          chain.push_back(start);
-  chain.push_back(dealloc);
-  if (gpuDealloc && gpuDealloc.getAsyncToken())
-    for (Operation *user : gpuDealloc.getAsyncToken().getUsers())
-      if (isa<gpu::WaitOp>(user))
-        chain.push_back(user);
-  return chain;
-}
-
 FailureOr<ZeroPaddedInput>
 mlir::opsnn::matchZeroPaddedInput(const ImplicitGemmConv &conv,
                                   Operation *convOp, Operation *kernelPoint) {
@@ -283,21 +264,3 @@ void mlir::opsnn::moveSourceDeallocations(OpBuilder &b,
       op->moveBefore(b.getInsertionBlock(), b.getInsertionPoint());
 }
 
-void mlir::opsnn::eraseUnusedBuffer(Value buffer) {
-  SmallVector<SmallVector<Operation *>> chains;
-  for (Operation *user : buffer.getUsers()) {
-    if (!isDealloc(user))
-      return;
-    chains.push_back(deallocationChain(user));
-    // Nothing but the chain may wait for the deallocation.
-    for (Value token : user->getResults())
-      for (Operation *tokenUser : token.getUsers())
-        if (!llvm::is_contained(chains.back(), tokenUser))
-          return;
-  }
-  for (ArrayRef<Operation *> chain : chains)
-    // Token users first: each op's results are unused when it goes.
-    for (Operation *op : llvm::reverse(chain))
-      op->erase();
-  buffer.getDefiningOp()->erase();
-}

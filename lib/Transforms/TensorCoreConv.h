@@ -85,13 +85,11 @@ FailureOr<ZeroPaddedInput> matchZeroPaddedInput(const ImplicitGemmConv &conv,
 /// Makes `conv` read `padding.source` unpadded and erases the fill, subview
 /// and copy; the source's deallocations move to `b`'s insertion point
 /// (after the kernel). The padded buffer's allocation and deallocations go
-/// with eraseUnusedBuffer once the convolution is erased.
+/// with eraseUnusedBuffer (KernelBufferAccess.h) once the convolution is
+/// erased.
 void readUnpadded(ImplicitGemmConv &conv, const ZeroPaddedInput &padding);
 void moveSourceDeallocations(OpBuilder &b, const ZeroPaddedInput &padding);
 
-/// Erases `buffer`'s allocation and deallocations (with the gpu.wait ops
-/// around an asynchronous gpu.dealloc) when nothing else uses it.
-void eraseUnusedBuffer(Value buffer);
 
 /// The convolution as an implicit GEMM, or failure (with the reason under
 /// -debug-only=opsnn-gpu-tensor-core-matmul) for the ones the kernel does

@@ -51,7 +51,9 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
   PassOptions::Option<bool> emulateGPULoops{
       *this, "emulate-gpu-loops",
       llvm::cl::desc("Lower the remaining linalg ops as the GPU's generic "
-                     "path does (parallel loops, adjacent ones fused into "
+                     "path does (transposing ones through shared-memory "
+                     "tiles as with the GPU's tiled-transposes, block by "
+                     "block; parallel loops, adjacent ones fused into "
                      "one kernel, elementwise ones widened to vector "
                      "accesses as with the GPU's vectorize-accesses), run "
                      "sequentially; nothing is vectorized beforehand"),
@@ -120,6 +122,13 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "stores (opsnn-vectorize-parallel-loops), and the "
                      "warp-per-row kernels per lane (opsnn-gpu-warp-reduce "
                      "vectorize)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> tiledTransposes{
+      *this, "tiled-transposes",
+      llvm::cl::desc("Elementwise ops that read an input along other "
+                     "contiguous dimensions than they write (layout "
+                     "conversions) move the data through shared-memory "
+                     "tiles (opsnn-gpu-tiled-transpose)"),
       llvm::cl::init(true)};
 };
 

@@ -1735,4 +1735,100 @@ def GPUWarpReducePass
                            "::mlir::vector::VectorDialect"];
 }
 
+def GPUTiledTransposePass
+    : Pass<"opsnn-gpu-tiled-transpose", "::mlir::func::FuncOp"> {
+  let summary = "Run transposing elementwise ops through shared-memory "
+                "tiles (coalesced reads and writes)";
+  let description = [{
+    On the generic GPU path an elementwise op gets one thread per output
+    element, `threadIdx.x` walking the output's contiguous dimension. When
+    an input is contiguous along other loops (a layout conversion NCHW <->
+    NHWC, alone or fused with a cast or a batch norm), the 32 loads of a
+    warp are then a whole input row apart: one 32-byte sector each, for 2
+    or 4 useful bytes. This pass turns such a `linalg.generic` on buffers
+    into a `gpu.launch` that moves the data through shared memory:
+
+    - the input group is the staged input's trailing loops up to the first
+      that is the output's innermost (H, W of an NCHW input written as
+      NHWC); the output group is the output's trailing loops up to the
+      first of the input group (C). Each group is tiled as one linear
+      index; the other loops are the grid's z;
+    - a block of `tile` x `block-rows` threads (tx, ty) reads a
+      `tile` x `tile` tile of each staged input, thread (tx, ty) the
+      elements (in0 + tx, out0 + ty + r), r = 0, block-rows, ...:
+      consecutive threads, consecutive input addresses; into
+      `tile[ty + r][tx]` of a workgroup buffer of `tile` x (`tile` + 1)
+      elements;
+    - after a barrier, thread (tx, ty) computes the outputs (in0 + ty + r,
+      out0 + tx), reading its staged operands at `tile[tx][ty + r]` (the
+      padding element makes the 32 lanes' reads hit 32 banks), the other
+      operands from their buffers (a per-channel scale is one address per
+      warp), and stores along the output's contiguous loops.
+
+    Edges are guarded where the tiles do not divide a group. Taken when:
+    every loop is parallel and static, the op has one output indexed by a
+    permutation of the loops, its payload has no side effects, some input
+    (of whole-byte int or float elements, not aliasing the output) ends in
+    other loops than the output's innermost and depends on the output's
+    group, both groups have at least `min-extent` elements (an RGB image's
+    3 channels stay on the generic path, where a warp writes them
+    together), and the tiles fit in 48 KiB of shared memory. Inputs that end
+    in the same loops go through tiles too; the others are read directly. A
+    `linalg.transpose` that moves the innermost dimension is taken as its
+    `linalg.generic`.
+
+    With `absorb-copies` (the default), when the op's output is a buffer of
+    the function that nothing reads but one later copy into another buffer
+    (bufferization's copy of a result into a padded buffer's interior, for
+    the pooling or depthwise convolution after a layout conversion), the
+    kernel takes the copy's place and writes its target directly, and the
+    copy and the buffer go, provided nothing in between writes the op's
+    inputs. On the generic path the copy shared the transposing op's kernel
+    (`--opsnn-fuse-parallel-loops`); without this it would be a kernel of
+    its own.
+
+    With `emulate-on-cpu` the same index arithmetic is emitted as loops
+    (per block every thread's reads into the tile, then every thread's
+    writes), so the tiling and its edges run on the CPU against NumPy
+    (`--opsnn-lower-to-cpu="emulate-gpu-loops"`).
+
+    Options that make no block (`tile` not a positive multiple of
+    `block-rows`, more than 1024 threads) or a `min-extent` below 1 are
+    errors.
+
+    Before:
+
+    ```mlir
+    linalg.generic {indexing_maps = [
+        affine_map<(n, h, w, c) -> (n, c, h, w)>,
+        affine_map<(n, h, w, c) -> (n, h, w, c)>], ...}
+        ins(%nchw : memref<8x64x56x56xf32>)
+        outs(%nhwc : memref<8x56x56x64xf16>) {...arith.truncf...}
+    ```
+
+    After: `gpu.launch` over (2 C tiles, 98 HW tiles, 8 images) of 32 x 8
+    threads with a `memref<32x33xf32, #gpu.address_space<workgroup>>`
+    tile, `gpu.barrier` between the two phases.
+  }];
+  let options = [
+    Option<"tile", "tile", "int64_t", /*default=*/"32",
+           "Elements of each group per tile (32: a warp per tile row)">,
+    Option<"blockRows", "block-rows", "int64_t", /*default=*/"8",
+           "Threads along y; each handles tile / block-rows rows">,
+    Option<"minExtent", "min-extent", "int64_t", /*default=*/"16",
+           "Smallest input or output group (elements) that is tiled">,
+    Option<"absorbCopies", "absorb-copies", "bool", /*default=*/"true",
+           "Write the target of the copy that is the only reader of the "
+           "op's fresh output buffer directly, in the copy's place">,
+    Option<"emulateOnCPU", "emulate-on-cpu", "bool", /*default=*/"false",
+           "Emit the kernel as sequential loops over blocks and threads "
+           "(runs on the CPU) instead of gpu.launch">
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // OPSNN_TRANSFORMS_PASSES_TD
