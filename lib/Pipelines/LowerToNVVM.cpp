@@ -165,6 +165,10 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createLowerAffinePass());
+  // Constants (loop bounds, tile sizes, divisors) into the kernels: the
+  // canonicalizer hoisted them out of the launches, and outlining alone
+  // would pass each one as a kernel parameter, opaque to LLVM.
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   if (options.tensorCores)
     pm.addNestedPass<gpu::GPUModuleOp>(createGPUAlignWorkgroupBuffersPass());

@@ -406,6 +406,10 @@ private:
     for (unsigned d : dims) {
       int64_t size = t.sizes[d];
       stride /= size;
+      if (dims.size() == 1) {
+        ivs[d] = linear;
+        continue;
+      }
       AffineExpr e = s0.floorDiv(stride);
       if (d != dims.front())
         e = e % size;
@@ -547,11 +551,13 @@ struct GPUTiledTransposePass
     return success();
   }
 
-  /// Transposing linalg.transpose ops as the equivalent linalg.generic.
+  /// Static linalg.transpose ops that move the innermost dimension as the
+  /// equivalent linalg.generic (which stays when it is not tiled).
   void generalizeTransposes() {
     SmallVector<linalg::TransposeOp> transposes;
     getOperation().walk([&](linalg::TransposeOp op) {
       if (op.hasPureBufferSemantics() &&
+          !ShapedType::isDynamicShape(op.getStaticLoopRanges()) &&
           op.getPermutation().back() !=
               int64_t(op.getPermutation().size()) - 1)
         transposes.push_back(op);

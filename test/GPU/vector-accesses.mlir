@@ -17,11 +17,15 @@
 
 // NHWC, C = 256: x (f32) and the bias as two 16-byte halves each, the f16
 // residual and the f16 result as one 16-byte access.
+// (The images, N = 2, are a loop in the thread, which LLVM unrolls.)
 // WIDE-LABEL: .entry bias_relu_residual_kernel
 // WIDE-COUNT-5: ld.global.v4.b32
 // WIDE-NOT: ld.global
 // WIDE: st.global.v4.b32
-// WIDE-NOT: st.global
+// WIDE-COUNT-5: ld.global.v4.b32
+// WIDE-NOT: ld.global
+// WIDE: st.global.v4.b32
+// WIDE-NOT: {{ld|st}}.global
 // SCALAR-LABEL: .entry bias_relu_residual_kernel
 // SCALAR-NOT: .v4
 // SCALAR: ld.global.b32

@@ -1774,8 +1774,8 @@ def GPUTiledTransposePass
     3 channels stay on the generic path, where a warp writes them
     together), and the tiles fit in 48 KiB of shared memory. Inputs that end
     in the same loops go through tiles too; the others are read directly. A
-    `linalg.transpose` that moves the innermost dimension is taken as its
-    `linalg.generic`.
+    static `linalg.transpose` that moves the innermost dimension is taken
+    as its `linalg.generic` (which stays when it is not tiled).
 
     With `absorb-copies` (the default), when the op's output is a buffer of
     the function that nothing reads but one later copy into another buffer
