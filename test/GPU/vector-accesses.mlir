@@ -56,9 +56,12 @@ func.func @bias_relu_residual(%x: tensor<2x8x8x256xf32>, %b: tensor<256xf32>, %r
 // so that a row still has the 32 vectors of a block's x threads: one
 // 4-byte access (a .b32 of two f16) per operand. Without the scale (every access reads whole
 // rows) the rows merge with W (64 x 8 = 512) and take 16 bytes.
+// (The images, N = 2, are unrolled as above.)
 // SHORT-LABEL: .entry short_rows_kernel
-// SHORT: ld.global.b32
-// SHORT: ld.global.b32
+// SHORT-COUNT-2: ld.global.b32
+// SHORT-NOT: ld.global
+// SHORT: st.global.b32
+// SHORT-COUNT-2: ld.global.b32
 // SHORT-NOT: ld.global
 // SHORT: st.global.b32
 // SHORT-NOT: st.global
