@@ -254,6 +254,22 @@ def eltwise_case(name, group, shape, elem="f32", pipeline_options=""):
                 pipeline_options=pipeline_options)
 
 
+def layout_case(name, group, shape, to_nhwc=True, elem="f32", out_elem="f16",
+                pipeline_options=""):
+    # A layout conversion at a graph's edge: NCHW `shape` read as `elem`
+    # and written NHWC as `out_elem` (the cast of a mixed-precision graph's
+    # input), or NHWC `shape` written NCHW. No FLOPs: bytes only.
+    n, c, h, w = shape
+    src = shape if to_nhwc else (n, h, w, c)
+    dst = (n, h, w, c) if to_nhwc else shape
+    label = ("NCHW %s -> NHWC %s" if to_nhwc else "NHWC %s -> NCHW %s") % (elem, out_elem)
+    label = "x".join(map(str, shape)) + " " + label
+    return Case(name, group, "layout", label, out_elem, {"to_nhwc": to_nhwc}, 0,
+                [(src, NP_DTYPE[elem])], (dst, NP_DTYPE[out_elem]),
+                tolerance=1e-3 if out_elem == "f16" else None,
+                pipeline_options=pipeline_options)
+
+
 def rowreduce_case(name, group, rows, cols):
     # Softmax denominator: y_i = sum_j exp(x_ij - m_i), m the row maximum
     # (given: a softmax computes it in the reduction before). 3 FLOPs per
@@ -362,6 +378,18 @@ def all_cases():
                      pipeline_options="vectorize-accesses=false"),
         eltwise_case("eltwise_chain_f16_scalar", "fused", (N, 112, 112, 128), elem="f16",
                      pipeline_options="vectorize-accesses=false"),
+        # Layout conversions at a graph's edges (ResNet-50's stage-2
+        # activations into mixed-precision NHWC, its last features back to
+        # NCHW), and the same one thread per element (no shared-memory
+        # tiles): the speed-up of --opsnn-gpu-tiled-transpose.
+        layout_case("r50_input_to_nhwc_f16", "fused", (N, 256, 56, 56)),
+        layout_case("r50_features_to_nchw", "fused", (N, 2048, 7, 7), to_nhwc=False,
+                    elem="f16", out_elem="f32"),
+        layout_case("r50_input_to_nhwc_f16_untiled", "fused", (N, 256, 56, 56),
+                    pipeline_options="tiled-transposes=false"),
+        layout_case("r50_features_to_nchw_untiled", "fused", (N, 2048, 7, 7),
+                    to_nhwc=False, elem="f16", out_elem="f32",
+                    pipeline_options="tiled-transposes=false"),
         rowreduce_case("softmax_den", "fused", 4096, 1024),
         rownorm_case("softmax", "fused", "softmax", 4096, 1024),
         rownorm_case("bert_layernorm", "fused", "layernorm", M, 768),
@@ -396,6 +424,11 @@ COMPARISONS = [
      "softmax rows: vector accesses vs one element per lane"),
     ("bert_layernorm", "bert_layernorm_scalar", 1.0,
      "layer norm rows: vector accesses vs one element per lane"),
+    # Coalesced on both sides must beat coalesced on one.
+    ("r50_input_to_nhwc_f16", "r50_input_to_nhwc_f16_untiled", 1.0,
+     "NCHW f32 -> NHWC f16: shared-memory tiles vs one thread per element"),
+    ("r50_features_to_nchw", "r50_features_to_nchw_untiled", 1.0,
+     "NHWC f16 -> NCHW f32: shared-memory tiles vs one thread per element"),
 ]
 
 
@@ -501,7 +534,7 @@ def mlir_of(case):
     out_ty = _t(case.output_spec[0], acc)
     names = {"conv": ["%x", "%w", "%bias"], "gemm": ["%a", "%b", "%bias"],
              "bgemm": ["%a", "%b"],
-             "eltwise": ["%x", "%r"], "rowreduce": ["%x", "%m"],
+             "eltwise": ["%x", "%r"], "rowreduce": ["%x", "%m"], "layout": ["%x"],
              "rownorm": ["%x", "%gamma", "%beta"]}[case.kind]
     rank = len(case.output_spec[0])
     dims = ", ".join(f"d{i}" for i in range(rank))
@@ -529,6 +562,18 @@ def mlir_of(case):
                          f"    %c = arith.constant 0.5 : {e}\n"
                          f"    %m = arith.mulf %a0, %c : {e}\n    linalg.yield %m : {e}\n",
                          out_ty, e)
+        return text + f"  return %y : {out_ty}\n}}\n"
+    if case.kind == "layout":
+        # One generic over the output's loops reading the input permuted;
+        # the cast (if any) in its payload.
+        src, dst = _elem(case.input_specs[0][1]), acc
+        perm = "d0, d3, d1, d2" if case.params["to_nhwc"] else "d0, d2, d3, d1"
+        cast = ("" if src == dst else
+                f"    %c = arith.{'truncf' if src == 'f32' else 'extf'} %a0 : {src} to {dst}\n")
+        yielded = "%c" if cast else "%a0"
+        text += _generic("y", ["%x"], tys, [f"affine_map<({dims}) -> ({perm})>", ident],
+                         rank, cast + f"    linalg.yield {yielded} : {dst}\n", out_ty, src)
+        text = text.replace(f"%out: {src}", f"%out: {dst}")
         return text + f"  return %y : {out_ty}\n}}\n"
     if case.kind == "rownorm":
         return text + _rownorm_body(case, tys[0], out_ty)
@@ -667,6 +712,8 @@ def reference(case, inputs, tf32_rounding=True):
             return a[0].transpose(0, 2, 1, 3) @ a[1].transpose(0, 2, 3, 1)
         b = a[1] if kn else a[1].swapaxes(2, 3)
         return a[0] @ b
+    elif case.kind == "layout":
+        return a[0].transpose((0, 2, 3, 1) if case.params["to_nhwc"] else (0, 3, 1, 2))
     elif case.kind == "rowreduce":
         return np.exp(a[0] - a[1][:, None]).sum(axis=1)
     elif case.kind == "rownorm" and case.params["op"] == "softmax":
@@ -802,10 +849,11 @@ def ptxas_figures(opt, case_dir, src, chip, timeout, options):
         return info
     rows = json.loads(proc.stdout)
     spills = sum(r["spill_stores"] + r["spill_loads"] for r in rows)
+    shared = max((r["shared_bytes"] for r in rows), default=0)
     info.update(ok=True, kernels=len(rows),
                 max_registers=max((r["registers"] for r in rows), default=0),
                 spill_bytes=spills,
-                shared_bytes=max((r["shared_bytes"] for r in rows), default=0),
+                shared_bytes=shared,
                 dynamic_shared=any(r.get("dynamic_shared") for r in rows),
                 status=f"ptxas {chip} ok ({len(rows)} kernels"
                        + (", mma.sync" if info["tensor_cores"] else "")
@@ -815,6 +863,7 @@ def ptxas_figures(opt, case_dir, src, chip, timeout, options):
                           if info["warp_shuffles"] else "")
                        + (f", {info['global_vector_accesses']} ld/st.global.v"
                           if info["global_vector_accesses"] else "")
+                       + (f", {shared} B smem" if shared else "")
                        + (f", {spills} B spilled)" if spills else ")"))
     return info
 
@@ -938,6 +987,17 @@ def torch_worker(spec_path):
                         y = a @ bm
                         return F.gelu(y + bias, approximate="tanh") if bias is not None else y
                     to_ref = lambda y: y.float()
+                elif kind == "layout":
+                    # The framework's conversion: a channels_last copy (and
+                    # the cast), or back to contiguous NCHW.
+                    if p["to_nhwc"]:
+                        def fn(x=ins[0]):
+                            return x.half().contiguous(memory_format=torch.channels_last)
+                        to_ref = lambda y: y.float().permute(0, 2, 3, 1)
+                    else:
+                        def fn(x=ins[0]):
+                            return x.permute(0, 3, 1, 2).float().contiguous()
+                        to_ref = lambda y: y.float()
                 elif kind == "rowreduce":
                     x, m = ins
 

@@ -269,6 +269,32 @@ def test_scalar_twins_differ_only_in_vector_accesses(tmp_path):
     assert pair["slow"] == "eltwise_chain_f16_scalar" and pair["ratio"] is None
 
 
+def test_untiled_twins_differ_only_in_tiled_transposes(tmp_path):
+    """r50_features_to_nchw and its _untiled twin are the same module; the
+    GPU pipeline gives the first a shared-memory tile (32 x 33 f16) and the
+    twin (tiled-transposes=false) none; both match NumPy on the CPU."""
+    cases = load_cases_module()
+    by_name = {c.name: c for c in cases.all_cases()}
+    tiled, untiled = by_name["r50_features_to_nchw"], by_name["r50_features_to_nchw_untiled"]
+    assert cases.mlir_of(tiled) == cases.mlir_of(untiled)
+    assert "tiled-transposes=false" in cases.gpu_pipeline_options(untiled, "sm_80")
+    out = tmp_path / "gpu.json"
+    proc = subprocess.run([sys.executable, str(CASES), "--dry-run", "--target", "a100",
+                           "--cases", "r50_features_to_nchw,r50_features_to_nchw_untiled",
+                           "--json", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    gpu = json.loads(out.read_text())
+    rows = {r["name"]: r for r in gpu["cases"]}
+    if rows["r50_features_to_nchw"]["ptxas"].get("shared_bytes") is not None:
+        assert rows["r50_features_to_nchw"]["ptxas"]["shared_bytes"] == 32 * 33 * 2
+        assert rows["r50_features_to_nchw_untiled"]["ptxas"]["shared_bytes"] == 0
+    for name in ("r50_features_to_nchw", "r50_features_to_nchw_untiled"):
+        assert rows[name]["rel_l2"] <= by_name[name].tolerance
+    (pair,) = [c for c in gpu["comparisons"] if c["fast"] == "r50_features_to_nchw"]
+    assert pair["slow"] == "r50_features_to_nchw_untiled" and pair["ratio"] is None
+
+
 def test_operand_types_as_the_kernel_sees_them():
     """BF16 bit patterns rounded to nearest even, TF32 truncated, and the
     modules in the types (and with the attribute) the kernels key on."""
