@@ -6,7 +6,8 @@
 // first: one launch instead of three, each thread reading back only what
 // it wrote itself. A consumer that reads C transposed over the same
 // (square) space must wait for every element: it stays a kernel of its
-// own. Run on the CPU (emulate-gpu-loops: the same fused loops, in
+// own (through a shared-memory tile, --opsnn-gpu-tiled-transpose: here its
+// emulation's loops over blocks and threads). Run on the CPU (emulate-gpu-loops: the same fused loops, in
 // sequence) against NumPy, and lowered for the GPU.
 // RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-gpu-loops}" %s
 // RUN: ops-nn-opt %s --opsnn-lower-to-cpu="emulate-gpu-loops" --mlir-print-ir-after=opsnn-fuse-parallel-loops -o /dev/null 2>&1 | FileCheck %s
@@ -23,10 +24,11 @@
 // CHECK: memref.store %{{.*}}, %[[C]][%[[I]], %[[J]]]
 // CHECK: arith.maximumf
 // CHECK: scf.reduce
-// CHECK: scf.parallel
+// CHECK-NOT: scf.parallel
 // CHECK: memref.load %[[C]][%{{.*}}, %{{.*}}]
+// CHECK: memref.store %{{.*}}, %[[TILE:.+]][%{{.*}}, %{{.*}}] : memref<32x33xf32>
+// CHECK: memref.load %[[TILE]]
 // CHECK: arith.mulf
-// CHECK: scf.reduce
 // CHECK-NOT: scf.parallel
 // CHECK: return
 
