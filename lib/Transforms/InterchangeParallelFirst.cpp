@@ -1,8 +1,9 @@
 //===- InterchangeParallelFirst.cpp - Parallel loops before reductions ----===//
 //
-// --opsnn-interchange-parallel-first: every linalg.generic (and
-// linalg.reduce, generalized) gets its parallel loops first, so that the
-// conversion to parallel loops maps all of them to the GPU grid.
+// --opsnn-interchange-parallel-first: every linalg op gets its parallel
+// loops first (in its output's order), so that the conversion to parallel
+// loops maps all of them to the GPU grid, threads walk the output as it is
+// stored, and neighbouring loops over the same output space fuse.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,12 +21,30 @@ namespace mlir::opsnn {
 
 using namespace mlir;
 
-/// The loop order with `op`'s parallel loops first, each group in its
-/// order; empty if that is the order already.
+/// The loop order with `op`'s parallel loops first, then its reductions
+/// (in their order); empty if that is the order already. In an op with
+/// reductions the parallel loops go in the order its output indexes them,
+/// where one output indexes them all (a depthwise NCHW convolution's loops
+/// n, oh, ow, c become n, c, oh, ow: threads walk the output as it is
+/// stored, and the loops line up with those of the fill before and the
+/// elementwise op after it, which --opsnn-fuse-parallel-loops then fuses),
+/// else in their own order. An elementwise op keeps its order, which its
+/// neighbours share (a layout conversion iterates as its producer).
 static SmallVector<unsigned> parallelFirstOrder(linalg::LinalgOp op) {
   SmallVector<unsigned> parallel, reduction;
   for (auto [i, type] : llvm::enumerate(op.getIteratorTypesArray()))
     (linalg::isParallelIterator(type) ? parallel : reduction).push_back(i);
+  if (!reduction.empty() && op.getNumDpsInits() == 1) {
+    SmallVector<unsigned> outputOrder;
+    for (AffineExpr e :
+         op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getResults())
+      if (auto dim = dyn_cast<AffineDimExpr>(e);
+          dim && llvm::is_contained(parallel, dim.getPosition()) &&
+          !llvm::is_contained(outputOrder, dim.getPosition()))
+        outputOrder.push_back(dim.getPosition());
+    if (outputOrder.size() == parallel.size())
+      parallel = outputOrder;
+  }
   SmallVector<unsigned> order = parallel;
   llvm::append_range(order, reduction);
   if (llvm::equal(order, llvm::seq<unsigned>(0, order.size())))
@@ -40,8 +59,7 @@ struct InterchangeParallelFirstPass
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> ops;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (isa<linalg::GenericOp, linalg::ReduceOp>(op.getOperation()) &&
-          !parallelFirstOrder(op).empty())
+      if (!parallelFirstOrder(op).empty())
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());

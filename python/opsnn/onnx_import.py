@@ -1236,6 +1236,21 @@ class Importer:
                       f"{M.tensor_type(xp.shape, dt)}, {M.tensor_type(w.shape, dt)}) "
                       f"outs({acc} : {ty}) -> {ty}{self.loc_suffix()}")
             y = Value(name, out_shape, dt)
+        elif group == C and Mo == C and nd in (1, 2):
+            # Depthwise (one filter per channel): the named op, which ALTE
+            # can move to channels-last (depthwise_conv_2d_nhwc_hwc) with
+            # the convolutions around it.
+            depthwise = {1: "linalg.depthwise_conv_1d_ncw_cw",
+                         2: "linalg.depthwise_conv_2d_nchw_chw"}[nd]
+            wd = self.reshape(w, (C, *kernel))
+            acc = self.filled(out_shape, dt, 0)
+            name = self.fresh()
+            ty = M.tensor_type(out_shape, dt)
+            self.emit(f"{name} = {depthwise} {attr} ins({self.materialize(xp)}, "
+                      f"{self.materialize(wd)} : {M.tensor_type(xp.shape, dt)}, "
+                      f"{M.tensor_type(wd.shape, dt)}) outs({acc} : {ty}) -> {ty}"
+                      f"{self.loc_suffix()}")
+            y = Value(name, out_shape, dt)
         else:
             G, Cg, Mg = group, C // group, Mo // group
             xg = self.reshape(xp, (N, G, Cg, *xp.shape[2:]))
