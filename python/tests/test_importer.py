@@ -55,6 +55,23 @@ def test_conv3d_depthwise_and_autopad(tmp_path):
     _check(tmp_path, m, [r(1, 3, 5, 6, 7)])
 
 
+@pytest.mark.parametrize("nd", [1, 2])
+def test_conv_depthwise_named_op(tmp_path, nd):
+    """group = C_in = C_out: the named depthwise op (which ALTE can move to
+    channels-last), strided and dilated, with a bias."""
+    sp = [11, 9][:nd]
+    m = _model([h.make_node("Conv", ["x", "w", "b"], ["y"], group=6, strides=[2] * nd,
+                            dilations=[1, 2][:nd], pads=[1] * (2 * nd))],
+               [("x", F, [2, 6, *sp])], [("y", F, None)],
+               [("w", r(6, 1, *[3] * nd)), ("b", r(6))])
+    from opsnn import api
+    path = tmp_path / "m.onnx"
+    onnx.save(m, str(path))
+    mlir, _ = api._load_source(str(path))
+    assert f"linalg.depthwise_conv_{nd}d_{'ncw_cw' if nd == 1 else 'nchw_chw'}" in mlir
+    _check(tmp_path, m, [r(2, 6, *sp)])
+
+
 def test_convtranspose_output_padding(tmp_path):
     m = _model([h.make_node("ConvTranspose", ["x", "w", "b"], ["y"], strides=[2, 2],
                             pads=[1, 1, 1, 1], output_padding=[1, 1], group=2)],
