@@ -253,15 +253,18 @@ std::optional<std::pair<Value, Value>> copyOperands(Operation *op) {
 }
 
 /// The copy of `t`'s output into another buffer, when that copy is the only
-/// reader of the output, a buffer of this function: bufferization's copy of
+/// reader of the output, a buffer of this function the payload does not
+/// read: bufferization's copy of
 /// a result into the interior of a padded buffer. The kernel can write the
 /// copy's target in its place (one kernel and one pass over memory fewer)
 /// if nothing between the op and the copy writes the op's inputs.
 Operation *findAbsorbableCopy(const TiledTranspose &t,
                               BufferAccessAnalysis &access) {
   linalg::GenericOp op = t.op;
-  Value out = op.getDpsInitOperand(0)->get();
-  if (!isLocalBuffer(out))
+  OpOperand *init = op.getDpsInitOperand(0);
+  Value out = init->get();
+  // The payload must not read the output, which goes.
+  if (!isLocalBuffer(out) || !op.getMatchingBlockArgument(init).use_empty())
     return nullptr;
   Operation *copy = nullptr;
   for (Operation *user : out.getUsers()) {

@@ -186,6 +186,29 @@ func.func @input_written_before_copy(%in: memref<1x16x16x16xf32>, %dst: memref<1
 
 // -----
 
+// The payload reads the output buffer (its initial value): the buffer
+// stays, and so does the copy.
+// CHECK-LABEL: func @output_read_by_payload
+// CHECK:       memref.alloc() : memref<1x16x16x16xf32>
+// CHECK:       gpu.launch
+// CHECK:       memref.copy
+func.func @output_read_by_payload(%in: memref<1x16x16x16xf32>, %dst: memref<1x16x16x16xf32>) {
+  %tmp = memref.alloc() : memref<1x16x16x16xf32>
+  linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, h, w, c)>,
+                                   affine_map<(n, c, h, w) -> (n, c, h, w)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%in : memref<1x16x16x16xf32>) outs(%tmp : memref<1x16x16x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %x, %o : f32
+    linalg.yield %s : f32
+  }
+  memref.copy %tmp, %dst : memref<1x16x16x16xf32> to memref<1x16x16x16xf32>
+  memref.dealloc %tmp : memref<1x16x16x16xf32>
+  return
+}
+
+// -----
+
 // The producer of the staged input computes it point for point over the
 // same loops (a pooling into NCHW): the parallel-loop fusion runs both in
 // one kernel, which stays.
