@@ -6,8 +6,9 @@
 // as an iteration argument instead: loaded once before the loop, stored
 // once after it. On the GPU's generic path this takes a global load and
 // store out of every step of a reduction. Loads of an element stored
-// earlier in the same block then read the stored value, and stores into a
-// buffer nothing reads any more go.
+// earlier in the same block then read the stored value, stores that a
+// later store of the same element overwrites go, and so do stores into a
+// buffer nothing reads any more.
 //
 //===----------------------------------------------------------------------===//
 
@@ -117,11 +118,13 @@ static scf::ForOp promote(scf::ForOp loop, Accumulator acc) {
   return promoted;
 }
 
-/// Whether `op` may write memory that `buffer` may alias.
-static bool mayWrite(Operation *op, Value buffer, AliasAnalysis &aliases) {
+/// Whether `op` (with the ops it contains) may have one of `Effects` on
+/// memory that `buffer` may alias.
+template <typename... Effects>
+static bool mayAffect(Operation *op, Value buffer, AliasAnalysis &aliases) {
   if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()) {
     WalkResult result = op->walk([&](Operation *nested) {
-      return nested != op && mayWrite(nested, buffer, aliases)
+      return nested != op && mayAffect<Effects...>(nested, buffer, aliases)
                  ? WalkResult::interrupt()
                  : WalkResult::advance();
     });
@@ -133,9 +136,14 @@ static bool mayWrite(Operation *op, Value buffer, AliasAnalysis &aliases) {
   SmallVector<MemoryEffects::EffectInstance> instances;
   effects.getEffects(instances);
   return llvm::any_of(instances, [&](const MemoryEffects::EffectInstance &e) {
-    return isa<MemoryEffects::Write, MemoryEffects::Free>(e.getEffect()) &&
+    return isa<Effects...>(e.getEffect()) &&
            (!e.getValue() || !aliases.alias(e.getValue(), buffer).isNo());
   });
+}
+
+static bool mayWrite(Operation *op, Value buffer, AliasAnalysis &aliases) {
+  return mayAffect<MemoryEffects::Write, MemoryEffects::Free>(op, buffer,
+                                                              aliases);
 }
 
 /// A load of the element that an earlier store in the same block wrote,
@@ -154,6 +162,28 @@ static void forwardStoredValues(Block &block, AliasAnalysis &aliases) {
         break;
       }
       if (mayWrite(op, load.getMemRef(), aliases))
+        break;
+    }
+  }
+}
+
+/// A store that a later store in the same block overwrites (same buffer,
+/// same indices), with nothing in between that may read the buffer, goes:
+/// a fused fill's store once its value is the accumulator's initial value
+/// and the loop carries the sum in a register (global pooling, a generic
+/// GEMM: the output was written twice).
+static void eraseOverwrittenStores(Block &block, AliasAnalysis &aliases) {
+  for (memref::StoreOp store :
+       llvm::make_early_inc_range(block.getOps<memref::StoreOp>())) {
+    for (Operation *op = store->getPrevNode(); op; op = op->getPrevNode()) {
+      auto earlier = dyn_cast<memref::StoreOp>(op);
+      if (earlier && earlier.getMemRef() == store.getMemRef() &&
+          earlier.getIndices() == store.getIndices()) {
+        earlier.erase();
+        break;
+      }
+      if (mayAffect<MemoryEffects::Read, MemoryEffects::Free>(
+              op, store.getMemRef(), aliases))
         break;
     }
   }
@@ -224,8 +254,10 @@ struct PromoteAccumulatorsPass
       while (std::optional<Accumulator> acc = findAccumulator(loop, aliases))
         loop = promote(loop, *acc);
     getOperation()->walk([&](Block *block) {
-      if (!block->empty() && !inKernel(&block->front()))
+      if (!block->empty() && !inKernel(&block->front())) {
         forwardStoredValues(*block, aliases);
+        eraseOverwrittenStores(*block, aliases);
+      }
     });
     eraseUnreadStores(getOperation());
   }

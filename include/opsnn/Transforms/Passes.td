@@ -466,7 +466,11 @@ def PromoteAccumulatorsPass : Pass<"opsnn-promote-accumulators"> {
     of an element that an earlier store in the same block wrote, with
     nothing in between that may write the buffer, reads the stored value
     (a fused fill's zero becomes the initial value; a fused consumer reads
-    the sum the loop carried). Last, stores into a buffer allocated in the
+    the sum the loop carried), and a store that a later store of the same
+    element in the same block overwrites, with nothing in between that may
+    read the buffer, is erased (the fill's store, once the loop carries its
+    value: the output is written once, not twice). Last, stores into a
+    buffer allocated in the
     function that nothing reads (its only uses, through views, are stores
     and its deallocation: C once the consumer reads the forwarded sum) are
     erased. Code inside `gpu.launch` or `gpu.func` (the
