@@ -59,13 +59,12 @@ void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
   // Loops (the GPU's kernels as parallel loops, which scf-to-cf runs in
   // sequence).
   if (options.emulateGPULoops) {
-    // The GPU pipeline's shared-memory transposes, block by block.
-    GPUTiledTransposePassOptions tiledTranspose;
-    tiledTranspose.emulateOnCPU = true;
-    pm.addNestedPass<func::FuncOp>(createGPUTiledTransposePass(tiledTranspose));
     // The GPU pipeline's copies as loops too (see GPUDeviceCopiesPass).
     pm.addNestedPass<func::FuncOp>(createGPUDeviceCopiesPass());
-    addParallelLoopsStage(pm);
+    // Its shared-memory transposes block by block.
+    GPUTiledTransposePassOptions tiledTranspose;
+    tiledTranspose.emulateOnCPU = true;
+    addParallelLoopsStage(pm, &tiledTranspose);
     // Widened as on the GPU (its default 32 threads along x), unaligned:
     // a NumPy view need not be.
     addVectorizeKernelAccessesStage(pm, /*minRowVectors=*/32,

@@ -141,16 +141,16 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
     warpReduce.vectorize = options.vectorizeAccesses;
     pm.addNestedPass<func::FuncOp>(createGPUWarpReducePass(warpReduce));
   }
-  // Layout conversions: coalesced on both sides through shared memory.
-  if (options.tiledTransposes)
-    pm.addNestedPass<func::FuncOp>(createGPUTiledTransposePass());
   // The copies left in the host code (padding, concatenation) as kernels.
   pm.addNestedPass<func::FuncOp>(createGPUDeviceCopiesPass());
 
   // Parallel loops -> blocks of threads: all of an op's parallel loops
   // (reductions innermost first, or they would run inside few threads),
-  // fused where they can share a kernel.
-  addParallelLoopsStage(pm);
+  // fused where they can share a kernel; layout conversions coalesced on
+  // both sides through shared memory.
+  GPUTiledTransposePassOptions tiledTranspose;
+  addParallelLoopsStage(pm,
+                        options.tiledTransposes ? &tiledTranspose : nullptr);
   // Innermost dimension first, so threadIdx.x walks contiguous elements.
   pm.addPass(createReverseParallelLoopsPass());
   // Elementwise kernels: up to 16 bytes per thread and access, while a row

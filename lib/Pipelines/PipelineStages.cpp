@@ -64,8 +64,12 @@ void mlir::opsnn::addTensorCoreOperandStage(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createTransposeInt8WeightsPass());
 }
 
-void mlir::opsnn::addParallelLoopsStage(OpPassManager &pm) {
+void mlir::opsnn::addParallelLoopsStage(
+    OpPassManager &pm, const GPUTiledTransposePassOptions *tiledTransposes) {
   pm.addNestedPass<func::FuncOp>(createInterchangeParallelFirstPass());
+  if (tiledTransposes)
+    pm.addNestedPass<func::FuncOp>(
+        createGPUTiledTransposePass(*tiledTransposes));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addNestedPass<func::FuncOp>(createFuseParallelLoopsPass());
   pm.addNestedPass<func::FuncOp>(createPromoteAccumulatorsPass());

@@ -16,6 +16,7 @@ namespace mlir {
 class OpPassManager;
 class Pass;
 namespace opsnn {
+struct GPUTiledTransposePassOptions;
 
 /// layout.convert -> linalg transpose/pack, precision ops -> arith on
 /// tensors, packs -> pad/reshape/transpose; elementwise arith on tensors ->
@@ -53,7 +54,12 @@ void addBufferizationStage(OpPassManager &pm);
 /// the contraction accumulating into it and an elementwise consumer become
 /// one kernel), and reduction accumulators carried in registers through
 /// their loops (--opsnn-promote-accumulators).
-void addParallelLoopsStage(OpPassManager &pm);
+/// With `tiledTransposes`, the layout conversions become shared-memory
+/// tile kernels (--opsnn-gpu-tiled-transpose) once the loop orders are
+/// final, so that it sees which conversions fuse with their producer.
+void addParallelLoopsStage(
+    OpPassManager &pm,
+    const GPUTiledTransposePassOptions *tiledTransposes = nullptr);
 
 /// Elementwise parallel loops widened to 16-byte vector accesses
 /// (--opsnn-vectorize-parallel-loops) where at least `minRowVectors`

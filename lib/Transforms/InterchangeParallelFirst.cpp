@@ -22,19 +22,27 @@ namespace mlir::opsnn {
 using namespace mlir;
 
 /// The loop order with `op`'s parallel loops first, then its reductions
-/// (in their order); empty if that is the order already. In an op with
-/// reductions the parallel loops go in the order its output indexes them,
-/// where one output indexes them all (a depthwise NCHW convolution's loops
-/// n, oh, ow, c become n, c, oh, ow: threads walk the output as it is
-/// stored, and the loops line up with those of the fill before and the
-/// elementwise op after it, which --opsnn-fuse-parallel-loops then fuses),
-/// else in their own order. An elementwise op keeps its order, which its
-/// neighbours share (a layout conversion iterates as its producer).
+/// (in their order); empty if that is the order already. The parallel
+/// loops go in the order the op's one output indexes them, where it indexes
+/// them all and the op is no transpose (a depthwise NCHW convolution's
+/// loops n, oh, ow, c become n, c, oh, ow; an elementwise op whose
+/// operands ALTE moved to NHWC, maps (n, c, h, w) -> (n, h, w, c), iterates
+/// n, h, w, c): threads walk the output as it is stored, and the loops line
+/// up with those of the ops before and after it, which
+/// --opsnn-fuse-parallel-loops then fuses. Else, and for a transpose (a
+/// layout conversion, which iterates as its producer), in their own order.
 static SmallVector<unsigned> parallelFirstOrder(linalg::LinalgOp op) {
   SmallVector<unsigned> parallel, reduction;
   for (auto [i, type] : llvm::enumerate(op.getIteratorTypesArray()))
     (linalg::isParallelIterator(type) ? parallel : reduction).push_back(i);
-  if (!reduction.empty() && op.getNumDpsInits() == 1) {
+  auto isTranspose = [&] {
+    AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    return llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+      AffineMap map = op.getMatchingIndexingMap(input);
+      return map.isPermutation() && map != out;
+    });
+  };
+  if (op.getNumDpsInits() == 1 && !isTranspose()) {
     SmallVector<unsigned> outputOrder;
     for (AffineExpr e :
          op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getResults())

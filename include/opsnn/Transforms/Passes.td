@@ -639,20 +639,20 @@ def InterchangeParallelFirstPass
     average pooling: loops n, h, w, c) thus ran on N threads, each looping
     over all of H, W and C. This pass interchanges the loops of every
     linalg op (a named one generalized first) whose reductions are not all
-    innermost or, for an op with reductions, whose parallel loops are not
-    in the order its output indexes them: the parallel loops go first (an
-    op with reductions: in the output's order where one output indexes them
-    all; else in their own, which an elementwise op shares with its
-    neighbours), then the reduction loops in theirs. The GPU grid covers every output element, and with
-    `--opsnn-reverse-parallel-loops` adjacent threads write adjacent
-    output elements (coalesced) and read adjacent channels. A named op
-    whose loops differ from its output's order (a depthwise NCHW
-    convolution: loops n, oh, ow, c for an output n, c, oh, ow) gets the
-    output's order, so its loops line up with the fill before it and the
-    elementwise op after it, and `--opsnn-fuse-parallel-loops` makes the
-    three one kernel. Results are unchanged (the reductions keep their
-    order). Ops on tensors or buffers; ops in that order already are left
-    alone.
+    innermost or whose parallel loops are not in the order its output
+    indexes them: the parallel loops go first, in the output's order where
+    one output indexes them all and no input is a different permutation of
+    them (a transpose, which iterates as its producer, keeps its own
+    order), then the reduction loops in theirs. The GPU grid covers every
+    output element, and with `--opsnn-reverse-parallel-loops` adjacent
+    threads write adjacent output elements (coalesced) and read adjacent
+    channels. An op whose loops differ from its output's order (a depthwise
+    NCHW convolution: loops n, oh, ow, c for an output n, c, oh, ow; a
+    batch norm whose operands ALTE moved to NHWC while its loops stayed n,
+    c, h, w) gets the output's order, so its loops line up with the ops
+    before and after it, and `--opsnn-fuse-parallel-loops` makes them one
+    kernel. Results are unchanged (the reductions keep their order). Ops on
+    tensors or buffers; ops in that order already are left alone.
 
     Before (loops n, h, w, c):
 
