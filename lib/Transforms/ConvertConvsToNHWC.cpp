@@ -196,6 +196,21 @@ struct ConvertConvsToNHWCPass
       rewriteGroupedDepthwiseInNHWC(rewriter, op);
       ++numDepthwise;
     }
+    // The importer's named depthwise op: ALTE's own rewrite.
+    SmallVector<linalg::DepthwiseConv2DNchwChwOp> named;
+    getOperation().walk([&](linalg::DepthwiseConv2DNchwChwOp op) {
+      if (getStaticConvTypes(op))
+        named.push_back(op);
+    });
+    for (linalg::DepthwiseConv2DNchwChwOp op : named) {
+      auto relayout = cast<layout::LayoutTransformOpInterface>(*op);
+      if (failed(relayout.rewriteInLayout(rewriter, nhwc))) {
+        op.emitError("opsnn-convert-convs-to-nhwc: could not rewrite the "
+                     "depthwise convolution into NHWC");
+        return signalPassFailure();
+      }
+      ++numDepthwise;
+    }
     followConvertedNeighbours();
   }
 

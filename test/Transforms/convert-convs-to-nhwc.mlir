@@ -239,3 +239,25 @@ func.func @grouped_left_alone(%x: tensor<1x16x2x8x8xf32>, %w: tensor<16x2x2x3x3x
       ins(%x, %w : tensor<1x16x2x8x8xf32>, tensor<16x2x2x3x3xf32>) outs(%acc : tensor<1x16x2x6x6xf32>) -> tensor<1x16x2x6x6xf32>
   return %y, %p : tensor<1x16x2x6x6xf32>, tensor<1x32x8x8xf32>
 }
+// The same pair with the depthwise convolution as the importer's named op
+// (depthwise_conv_2d_nchw_chw): ALTE's rewrite, the same result.
+// CHECK-LABEL: func.func @named_depthwise_follows
+// CHECK: %[[P:.*]] = linalg.conv_2d_nhwc_hwcf
+// CHECK-NOT: layout.convert %[[P]]
+// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x6x6x32xf32>)
+// CHECK: %[[D:.*]] = linalg.depthwise_conv_2d_nhwc_hwc {{.*}} ins(%[[P]], %{{.*}} : tensor<1x8x8x32xf32>, tensor<3x3x32xf32>) outs(%[[F]] : tensor<1x6x6x32xf32>)
+// CHECK: %[[Y:.*]] = layout.convert %[[D]] from "NHWC" to "NCHW"
+// CHECK: return %[[Y]]
+func.func @named_depthwise_follows(%x: tensor<1x16x8x8xf16>, %wp: tensor<32x16x1x1xf16>, %wd: tensor<32x3x3xf32>)
+    -> tensor<1x32x6x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x8x8xf32>
+  %a = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
+  %p = linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %wp : tensor<1x16x8x8xf16>, tensor<32x16x1x1xf16>) outs(%a : tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
+  %ed = tensor.empty() : tensor<1x32x6x6xf32>
+  %ad = linalg.fill ins(%zero : f32) outs(%ed : tensor<1x32x6x6xf32>) -> tensor<1x32x6x6xf32>
+  %d = linalg.depthwise_conv_2d_nchw_chw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%p, %wd : tensor<1x32x8x8xf32>, tensor<32x3x3xf32>) outs(%ad : tensor<1x32x6x6xf32>) -> tensor<1x32x6x6xf32>
+  return %d : tensor<1x32x6x6xf32>
+}

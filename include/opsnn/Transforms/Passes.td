@@ -1255,8 +1255,10 @@ def ConvertConvsToNHWCPass
     K x F one byte by byte). Once any is rewritten the function goes
     channels-last: a depthwise convolution in the importer's grouped form
     (`conv_2d_ngchw_gfchw` with one input and one output channel per group,
-    between reshapes) becomes `depthwise_conv_2d_nhwc_hwc` between
-    conversions (its fill re-created in NHWC). Then the conversions are
+    between reshapes) and a static `depthwise_conv_2d_nchw_chw` (what the
+    importer emits for one filter per channel) become
+    `depthwise_conv_2d_nhwc_hwc` between conversions (the fill re-created
+    in NHWC). Then the conversions are
     cancelled and pushed through layout-agnostic ops as
     `--opsnn-propagate-layouts` does, and the other convolutions and
     pooling ops (depthwise, grouped, other types: the generic path) move
