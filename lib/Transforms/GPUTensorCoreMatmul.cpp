@@ -22,8 +22,8 @@
 
 #include "opsnn/Transforms/Passes.h"
 
-#include "TensorCoreContraction.h"
 #include "KernelBufferAccess.h"
+#include "TensorCoreContraction.h"
 #include "TensorCoreConv.h"
 #include "TensorCoreEpilogue.h"
 #include "TensorCoreMmaTypes.h"

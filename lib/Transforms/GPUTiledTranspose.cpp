@@ -108,16 +108,14 @@ bool isTileElementType(Type type) {
 }
 
 FailureOr<TiledTranspose> matchTiledTranspose(linalg::GenericOp op,
-                                              int64_t tile,
-                                              int64_t minExtent) {
+                                              int64_t tile, int64_t minExtent) {
   auto fail = [&](const Twine &why) {
-    LLVM_DEBUG(llvm::dbgs() << "not tiled at " << op.getLoc() << ": " << why
-                            << "\n");
+    LLVM_DEBUG(llvm::dbgs()
+               << "not tiled at " << op.getLoc() << ": " << why << "\n");
     return failure();
   };
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
-      op.getNumLoops() < 2 ||
-      op.getNumParallelLoops() != op.getNumLoops())
+      op.getNumLoops() < 2 || op.getNumParallelLoops() != op.getNumLoops())
     return fail("not an all-parallel op on buffers with one output");
   TiledTranspose t;
   t.op = op;
@@ -132,9 +130,9 @@ FailureOr<TiledTranspose> matchTiledTranspose(linalg::GenericOp op,
       return fail("payload with side effects");
     bool nestedIndex = false;
     for (Region &region : payloadOp.getRegions())
-      nestedIndex |= region.walk([](linalg::IndexOp) {
-                             return WalkResult::interrupt();
-                           }).wasInterrupted();
+      nestedIndex |=
+          region.walk([](linalg::IndexOp) { return WalkResult::interrupt(); })
+              .wasInterrupted();
     if (nestedIndex)
       return fail("linalg.index inside a payload region");
   }
@@ -210,8 +208,7 @@ bool sharesKernelWithProducer(const TiledTranspose &t,
     producer = producer->getPrevNode();
   auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(producer);
   if (!linalgOp || tiled.contains(producer) ||
-      !linalgOp.hasPureBufferSemantics() ||
-      linalgOp.getNumDpsInits() != 1)
+      !linalgOp.hasPureBufferSemantics() || linalgOp.getNumDpsInits() != 1)
     return false;
   OpOperand *init = linalgOp.getDpsInitOperand(0);
   SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
@@ -226,13 +223,13 @@ bool sharesKernelWithProducer(const TiledTranspose &t,
                    : parallelLoops.end();
     if (it == parallelLoops.end())
       return false;
-    results.push_back(getAffineDimExpr(it - parallelLoops.begin(),
-                                       e.getContext()));
+    results.push_back(
+        getAffineDimExpr(it - parallelLoops.begin(), e.getContext()));
   }
-  SmallVector<int64_t> parallelSizes = llvm::map_to_vector(
-      parallelLoops, [&](unsigned d) { return ranges[d]; });
-  AffineMap written = AffineMap::get(parallelLoops.size(), 0, results,
-                                     linalgOp->getContext());
+  SmallVector<int64_t> parallelSizes =
+      llvm::map_to_vector(parallelLoops, [&](unsigned d) { return ranges[d]; });
+  AffineMap written =
+      AffineMap::get(parallelLoops.size(), 0, results, linalgOp->getContext());
   linalg::GenericOp op = t.op;
   return parallelSizes == ArrayRef(t.sizes) &&
          llvm::any_of(t.staged, [&](OpOperand *input) {
@@ -378,10 +375,10 @@ public:
             b.clone(payloadOp, mapping);
         }
         memref::StoreOp::create(
-            b, loc, mapping.lookupOrDefault(body.getTerminator()->getOperand(0)),
+            b, loc,
+            mapping.lookupOrDefault(body.getTerminator()->getOperand(0)),
             t.output,
-            indicesOf(op.getMatchingIndexingMap(op.getDpsInitOperand(0)),
-                      ivs));
+            indicesOf(op.getMatchingIndexingMap(op.getDpsInitOperand(0)), ivs));
       });
     });
   }
@@ -480,8 +477,8 @@ private:
 void buildGPUKernel(OpBuilder &b, Location loc, const TiledTranspose &t,
                     int64_t tile, int64_t blockRows) {
   TransposeKernelBuilder kb(b, loc, t, tile, blockRows);
-  auto shared = gpu::AddressSpaceAttr::get(b.getContext(),
-                                           gpu::AddressSpace::Workgroup);
+  auto shared =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   Value one = kb.cst(1);
   auto launch = gpu::LaunchOp::create(
       b, loc, kb.cst(kb.tilesOut()), kb.cst(kb.tilesIn()),
@@ -517,9 +514,8 @@ void buildCPUEmulation(OpBuilder &b, Location loc, const TiledTranspose &t,
                        });
   };
   auto forEachThread = [&](function_ref<void(Value, Value)> body) {
-    forEach(blockRows, [&](Value ty) {
-      forEach(tile, [&](Value tx) { body(tx, ty); });
-    });
+    forEach(blockRows,
+            [&](Value ty) { forEach(tile, [&](Value tx) { body(tx, ty); }); });
   };
   forEach(kb.outerCount(), [&](Value outer) {
     forEach(kb.tilesIn(), [&](Value inTile) {
@@ -549,8 +545,8 @@ struct GPUTiledTransposePass
       return emitError(loc) << "tile x block-rows = " << tile * blockRows
                             << " threads per block; CUDA allows at most 1024";
     if (minExtent < 1)
-      return emitError(loc) << "min-extent must be positive, got "
-                            << int64_t(minExtent);
+      return emitError(loc)
+             << "min-extent must be positive, got " << int64_t(minExtent);
     return success();
   }
 
@@ -561,8 +557,7 @@ struct GPUTiledTransposePass
     getOperation().walk([&](linalg::TransposeOp op) {
       if (op.hasPureBufferSemantics() &&
           !ShapedType::isDynamicShape(op.getStaticLoopRanges()) &&
-          op.getPermutation().back() !=
-              int64_t(op.getPermutation().size()) - 1)
+          op.getPermutation().back() != int64_t(op.getPermutation().size()) - 1)
         transposes.push_back(op);
     });
     IRRewriter rewriter(&getContext());

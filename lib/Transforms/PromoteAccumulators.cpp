@@ -146,6 +146,21 @@ static bool mayWrite(Operation *op, Value buffer, AliasAnalysis &aliases) {
                                                               aliases);
 }
 
+/// The nearest store before `access` in its block of the element it
+/// touches (same buffer, same indices), unless an op in between `blocks`.
+static memref::StoreOp
+earlierStoreOfElement(Operation *access, Value buffer, ValueRange indices,
+                      function_ref<bool(Operation *)> blocks) {
+  for (Operation *op = access->getPrevNode(); op; op = op->getPrevNode()) {
+    auto store = dyn_cast<memref::StoreOp>(op);
+    if (store && store.getMemRef() == buffer && store.getIndices() == indices)
+      return store;
+    if (blocks(op))
+      return {};
+  }
+  return {};
+}
+
 /// A load of the element that an earlier store in the same block wrote,
 /// with nothing in between that may write the buffer, reads the stored
 /// value (the fill's zero becomes the accumulator's initial value; the
@@ -153,17 +168,14 @@ static bool mayWrite(Operation *op, Value buffer, AliasAnalysis &aliases) {
 static void forwardStoredValues(Block &block, AliasAnalysis &aliases) {
   for (memref::LoadOp load :
        llvm::make_early_inc_range(block.getOps<memref::LoadOp>())) {
-    for (Operation *op = load->getPrevNode(); op; op = op->getPrevNode()) {
-      auto store = dyn_cast<memref::StoreOp>(op);
-      if (store && store.getMemRef() == load.getMemRef() &&
-          store.getIndices() == load.getIndices()) {
-        load.replaceAllUsesWith(store.getValueToStore());
-        load.erase();
-        break;
-      }
-      if (mayWrite(op, load.getMemRef(), aliases))
-        break;
-    }
+    Value buffer = load.getMemRef();
+    memref::StoreOp store = earlierStoreOfElement(
+        load, buffer, load.getIndices(),
+        [&](Operation *op) { return mayWrite(op, buffer, aliases); });
+    if (!store)
+      continue;
+    load.replaceAllUsesWith(store.getValueToStore());
+    load.erase();
   }
 }
 
@@ -175,17 +187,14 @@ static void forwardStoredValues(Block &block, AliasAnalysis &aliases) {
 static void eraseOverwrittenStores(Block &block, AliasAnalysis &aliases) {
   for (memref::StoreOp store :
        llvm::make_early_inc_range(block.getOps<memref::StoreOp>())) {
-    for (Operation *op = store->getPrevNode(); op; op = op->getPrevNode()) {
-      auto earlier = dyn_cast<memref::StoreOp>(op);
-      if (earlier && earlier.getMemRef() == store.getMemRef() &&
-          earlier.getIndices() == store.getIndices()) {
-        earlier.erase();
-        break;
-      }
-      if (mayAffect<MemoryEffects::Read, MemoryEffects::Free>(
-              op, store.getMemRef(), aliases))
-        break;
-    }
+    Value buffer = store.getMemRef();
+    memref::StoreOp earlier = earlierStoreOfElement(
+        store, buffer, store.getIndices(), [&](Operation *op) {
+          return mayAffect<MemoryEffects::Read, MemoryEffects::Free>(op, buffer,
+                                                                     aliases);
+        });
+    if (earlier)
+      earlier.erase();
   }
 }
 

@@ -263,4 +263,3 @@ void mlir::opsnn::moveSourceDeallocations(OpBuilder &b,
     for (Operation *op : deallocationChain(dealloc))
       op->moveBefore(b.getInsertionBlock(), b.getInsertionPoint());
 }
-

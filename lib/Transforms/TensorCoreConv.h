@@ -90,7 +90,6 @@ FailureOr<ZeroPaddedInput> matchZeroPaddedInput(const ImplicitGemmConv &conv,
 void readUnpadded(ImplicitGemmConv &conv, const ZeroPaddedInput &padding);
 void moveSourceDeallocations(OpBuilder &b, const ZeroPaddedInput &padding);
 
-
 /// The convolution as an implicit GEMM, or failure (with the reason under
 /// -debug-only=opsnn-gpu-tensor-core-matmul) for the ones the kernel does
 /// not handle: other layouts and types (f32 inputs only with `allowTF32`),
