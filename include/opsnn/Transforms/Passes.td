@@ -1803,7 +1803,10 @@ def GPUTiledTransposePass
     With `emulate-on-cpu` the same index arithmetic is emitted as loops
     (per block every thread's reads into the tile, then every thread's
     writes), so the tiling and its edges run on the CPU against NumPy
-    (`--opsnn-lower-to-cpu="emulate-gpu-loops"`).
+    (`--opsnn-lower-to-cpu="emulate-gpu-loops"`). Both pipelines run it
+    right after `--opsnn-interchange-parallel-first`, whose loop orders
+    decide which conversions fuse with their producer
+    (`--opsnn-lower-to-nvvm="tiled-transposes=false"` turns it off).
 
     Options that make no block (`tile` not a positive multiple of
     `block-rows`, more than 1024 threads) or a `min-extent` below 1 are
