@@ -226,6 +226,28 @@ def conv_case(name, group, n, h, w, c, f, k, stride, layout="nhwc", elem="f16",
                  "epilogue": epilogue}, flops, inputs, (ys, out))
 
 
+def depthwise_case(name, group, n, h, w, c, k, stride, layout="nhwc", elem="f16"):
+    """A k x k depthwise convolution (one filter per channel: MobileNet's),
+    the input given padded: linalg.depthwise_conv_2d_nhwc_hwc or
+    _nchw_chw (what the importer writes for group = C), the generic GPU
+    path (no tensor cores: one multiply-add per tap and channel)."""
+    pad = (k - 1) // 2
+    hp, wp = h + 2 * pad, w + 2 * pad
+    ho, wo = (hp - k) // stride + 1, (wp - k) // stride + 1
+    dt = NP_DTYPE[elem]
+    if layout == "nhwc":
+        xs, ws, ys = (n, hp, wp, c), (k, k, c), (n, ho, wo, c)
+    else:
+        xs, ws, ys = (n, c, hp, wp), (c, k, k), (n, c, ho, wo)
+    out = OUT_DTYPE.get(elem, np.float32)
+    shape = (f"N{n} {h}x{w}x{c} depthwise k{k} s{stride} {layout.upper()} "
+             f"{elem}->{_elem(out)}")
+    return Case(name, group, "conv", shape, elem,
+                {"layout": layout, "filter": "hwc" if layout == "nhwc" else "chw",
+                 "stride": stride, "k": k, "depthwise": True, "epilogue": None},
+                2 * n * ho * wo * c * k * k, [(xs, dt), (ws, dt)], (ys, out))
+
+
 def gemm_case(name, group, m, k, n, epilogue=None, elem="f16", b_layout="kn"):
     """A GEMM; B stored [k, n] ("kn") or [n, k] ("nk": a weight stored
     [out, in], what --opsnn-transpose-int8-weights makes of a constant one;
@@ -347,6 +369,12 @@ def all_cases():
         # The same in NCHW FP16: run in NHWC between two transposes
         # (--opsnn-convert-convs-to-nhwc), their time included.
         conv_case("r50_s2_3x3_nchw", "resnet50", N, 56, 56, 64, 64, 3, 1, layout="nchw"),
+        # MobileNetV2's first stride-2 depthwise convolution (112 x 112 x
+        # 96), NHWC FP16 (where ALTE puts it beside its pointwise
+        # neighbours) and NCHW FP32 (the framework's layout and type).
+        depthwise_case("mbv2_dw_3x3_s2", "mobilenet", N, 112, 112, 96, 3, 2),
+        depthwise_case("mbv2_dw_3x3_s2_nchw_f32", "mobilenet", N, 112, 112, 96, 3, 2,
+                       layout="nchw", elem="f32"),
         # The classifier at batch 64: N = 1000 classes, a ragged N (32x16
         # blocks, the last column block half full).
         gemm_case("r50_fc", "resnet50", 64, 2048, 1000),
@@ -415,6 +443,8 @@ def all_cases():
 # (fast case, slow case, goal ratio of their times, what it compares)
 COMPARISONS = [
     ("r50_s2_3x3", "r50_s2_3x3_nchw_f32", 2.0, "NHWC FP16 vs NCHW FP32 speed-up"),
+    ("mbv2_dw_3x3_s2", "mbv2_dw_3x3_s2_nchw_f32", 2.0,
+     "depthwise: NHWC FP16 vs NCHW FP32 speed-up"),
     # Vector accesses must not be slower than one element per thread.
     ("eltwise_chain", "eltwise_chain_scalar", 1.0,
      "f32 elementwise chain: vector accesses vs one element per thread"),
@@ -626,7 +656,8 @@ def mlir_of(case):
                  f"  }} -> {out_ty}\n")
         return text + f"  return %y : {out_ty}\n}}\n"
     if case.kind == "conv":
-        op = f"conv_2d_{case.params['layout']}_{case.params['filter']}"
+        op = ("depthwise_" if case.params.get("depthwise") else "") + \
+            f"conv_2d_{case.params['layout']}_{case.params['filter']}"
         s = case.params["stride"]
         text += (f"  %y = linalg.{op} {{{tf32}strides = dense<{s}> : tensor<2xi64>, "
                  f"dilations = dense<1> : tensor<2xi64>}}\n"
@@ -693,6 +724,17 @@ def kernel_values(case, inputs, tf32_rounding=True):
 def reference(case, inputs, tf32_rounding=True):
     a = [np.asarray(t, np.float64) for t in kernel_values(case, inputs, tf32_rounding)]
     epi = case.params.get("epilogue")
+    if case.kind == "conv" and case.params.get("depthwise"):
+        s, nhwc = case.params["stride"], case.params["layout"] == "nhwc"
+        x = a[0] if nhwc else a[0].transpose(0, 2, 3, 1)
+        w = a[1] if nhwc else a[1].transpose(1, 2, 0)
+        k, (n, hp, wp, c) = w.shape[0], x.shape
+        ho, wo = (hp - k) // s + 1, (wp - k) // s + 1
+        y = np.zeros((n, ho, wo, c))
+        for i in range(k):
+            for j in range(k):
+                y += x[:, i:i + s * (ho - 1) + 1:s, j:j + s * (wo - 1) + 1:s, :] * w[i, j]
+        return y if nhwc else y.transpose(0, 3, 1, 2)
     if case.kind == "conv":
         s = case.params["stride"]
         if case.params["layout"] == "nhwc" and case.params.get("filter") == "fhwc":
@@ -943,7 +985,20 @@ def torch_worker(spec_path):
             formats = ["default", "channels_last"] if kind == "conv" else ["default"]
             for fmt in formats:
                 mf = torch.channels_last if fmt == "channels_last" else torch.contiguous_format
-                if kind == "conv":
+                if kind == "conv" and p.get("depthwise"):
+                    nhwc = p["layout"] == "nhwc"
+                    x = (ins[0].permute(0, 3, 1, 2) if nhwc else ins[0]).contiguous(
+                        memory_format=mf)
+                    w = (ins[1].permute(2, 0, 1) if nhwc else ins[1]).unsqueeze(1).contiguous(
+                        memory_format=mf)
+
+                    def fn(x=x, w=w):
+                        return F.conv2d(x, w, stride=p["stride"], groups=w.shape[0])
+
+                    def to_ref(y):
+                        y = y.float()
+                        return y.permute(0, 2, 3, 1) if p["layout"] == "nhwc" else y
+                elif kind == "conv":
                     if p["layout"] == "nhwc":
                         x = ins[0].permute(0, 3, 1, 2).contiguous(memory_format=mf)
                         w = ins[1].permute(*((0, 3, 1, 2) if p.get("filter") == "fhwc"
