@@ -31,6 +31,7 @@
 #include "KernelBufferAccess.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -425,13 +426,10 @@ private:
     return ivs;
   }
 
+  /// `map` (an indexing map: the loop indices themselves where its results
+  /// are loops) at the loop indices `ivs`.
   SmallVector<Value> indicesOf(AffineMap map, ArrayRef<Value> ivs) {
-    return llvm::map_to_vector(map.getResults(), [&](AffineExpr e) -> Value {
-      if (auto dim = dyn_cast<AffineDimExpr>(e))
-        return ivs[dim.getPosition()];
-      return affine::AffineApplyOp::create(
-          b, loc, AffineMap::get(map.getNumDims(), 0, e), ivs);
-    });
+    return llvm::to_vector(*affine::expandAffineMap(b, loc, map, ivs));
   }
 
   /// body(ty + r) for r = 0, R, ..., T - R.
