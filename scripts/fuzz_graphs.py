@@ -24,6 +24,7 @@ import argparse
 import json
 import os
 import shutil
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -362,7 +363,7 @@ def main():
                 shutil.rmtree(keep, ignore_errors=True)
                 shutil.copytree(work, keep)
                 with open(os.path.join(keep, "commands.sh"), "w") as f:
-                    f.write("\n".join(" ".join(c) for c in commands).replace(work, keep) + "\n")
+                    f.write("\n".join(shlex.join(c) for c in commands).replace(work, keep) + "\n")
                 print("  kept in %s" % keep)
     elapsed = time.time() - start
     print("fuzz_graphs: %d graphs (%s), %d failed, %.1f s (%.2f graphs/s)" % (

@@ -492,6 +492,23 @@ SmallVector<MaybeInterval> IntervalEvaluator::evaluateOther(Operation *op) {
 void IntervalEvaluator::visit(Operation *op) {
   if (op->getNumResults() == 0 || matchPattern(op, m_Constant()))
     return;
+  // Layout conversions and casts come from the passes before this one, with
+  // the location of the op they were inserted for: a calibration entry under
+  // that location measured the other op's result (a conversion feeding a
+  // convolution is not the convolution's output). They keep their operand's
+  // values, so they take its range and its source.
+  if (isa<layout::ConvertOp, precision::CastOp>(op)) {
+    Value source = op->getOperand(0), result = op->getResult(0);
+    if (MaybeInterval range = lookup(source))
+      known[result] = *range;
+    if (std::optional<KnownRange> range = getKnownRange(source)) {
+      recordRange(result, *range);
+      ++stats.propagated;
+    } else {
+      ++stats.unknown;
+    }
+    return;
+  }
   SmallVector<MaybeInterval> ranges;
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
       linalgOp && linalgOp.hasPureTensorSemantics())

@@ -126,3 +126,23 @@ func.func @calibrated(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
   } -> tensor<2x2xf32> loc("tiny")
   return %t : tensor<2x2xf32>
 }
+
+// -----
+
+// Layout conversions and casts inserted for an op carry that op's location,
+// the key of its calibrated output: they take their operand's range and
+// source (the argument's calibration, then the reshape's interval) instead of
+// the matmul's measured one.
+// CAL-LABEL: func @inserted_for_calibrated
+// CAL: layout.convert {{.*}}precision.range_source = "calibration", precision.ranges = [#precision.range<min = -4.000000e+00, max = 4.000000e+00, min_abs_nonzero = 1.250000e-01>]
+// CAL: precision.cast {{.*}}precision.range_source = "interval", precision.ranges = [#precision.range<min = -4.000000e+00, max = 4.000000e+00, min_abs_nonzero = 0.000000e+00>]
+// CAL: linalg.matmul {{.*}}precision.range_source = "calibration", precision.ranges = [#precision.range<min = -7.000000e+04, max = 1.200000e+01, min_abs_nonzero = 5.000000e-01>]
+func.func @inserted_for_calibrated(%x: tensor<2x1x1x2xf32>) -> tensor<2x2xf16> {
+  %w = arith.constant dense<1.0> : tensor<2x2xf16>
+  %e = tensor.empty() : tensor<2x2xf16>
+  %c = layout.convert %x from "NCHW" to "NHWC" : tensor<2x1x1x2xf32> -> tensor<2x1x2x1xf32> loc("dense")
+  %r = tensor.collapse_shape %c [[0], [1, 2, 3]] : tensor<2x1x2x1xf32> into tensor<2x2xf32>
+  %h = precision.cast %r : tensor<2x2xf32> to tensor<2x2xf16> loc("dense")
+  %m = linalg.matmul ins(%h, %w : tensor<2x2xf16>, tensor<2x2xf16>) outs(%e : tensor<2x2xf16>) -> tensor<2x2xf16> loc("dense")
+  return %m : tensor<2x2xf16>
+}
