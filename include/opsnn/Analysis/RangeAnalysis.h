@@ -3,10 +3,11 @@
 // The analysis behind --opsnn-analyze-ranges: every float tensor of a
 // function gets a range, from calibration data where the value was measured
 // (layout conversions and casts take their operand's: the passes that insert
-// them reuse another op's location, the calibration key), otherwise by interval propagation from constants (exact), user ranges on
-// arguments, and the ranges already known upstream. Ranges are recorded with
-// `recordRange` (ValueRanges.h). The calibration file format lives here too,
-// so that the writer (`ops-nn-run --collect-ranges`) and the reader agree.
+// them reuse another op's location, the calibration key), otherwise by interval
+// propagation from constants (exact), user ranges on arguments, and the ranges
+// already known upstream. Ranges are recorded with `recordRange`
+// (ValueRanges.h). The calibration file format lives here too, so that the
+// writer (`ops-nn-run --collect-ranges`) and the reader agree.
 //
 //===----------------------------------------------------------------------===//
 
