@@ -38,6 +38,10 @@ void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
   if (!options.emulateTensorCoreMatmul.empty())
     addTensorCoreOperandStage(pm, options.emulateTensorCoreTF32,
                               options.emulateTensorCoreMatmul);
+  // The GPU pipeline's padding, read through bounds checks.
+  if (options.emulateGPULoops && options.emulateImplicitPadding)
+    addImplicitPaddingStage(
+        pm, /*keepTensorCoreOps=*/!options.emulateTensorCoreMatmul.empty());
   addBufferizationStage(pm);
   // In the GPU pipeline's order: the tensor-core kernels take their
   // contractions first (a GEMM whose K is innermost in both operands is a

@@ -125,6 +125,10 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
   addLowerToLinalgStage(pm, /*fuseNarrowingCasts=*/false);
   if (options.tensorCores)
     addTensorCoreOperandStage(pm, options.tensorCoreTF32, tensorCoreTarget);
+  // Pools and depthwise convolutions read their padding through bounds
+  // checks: no fill and copy kernels for a padded buffer.
+  if (options.implicitPadding)
+    addImplicitPaddingStage(pm, /*keepTensorCoreOps=*/options.tensorCores);
   addBufferizationStage(pm);
   // Every host buffer a kernel may touch: registered or managed memory.
   pm.addPass(createGPUHostBuffersPass());

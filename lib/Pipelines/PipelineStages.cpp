@@ -64,6 +64,13 @@ void mlir::opsnn::addTensorCoreOperandStage(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createTransposeInt8WeightsPass());
 }
 
+void mlir::opsnn::addImplicitPaddingStage(OpPassManager &pm,
+                                          bool keepTensorCoreOps) {
+  ImplicitPaddingPassOptions options;
+  options.keepTensorCoreOps = keepTensorCoreOps;
+  pm.addNestedPass<func::FuncOp>(createImplicitPaddingPass(options));
+}
+
 void mlir::opsnn::addParallelLoopsStage(
     OpPassManager &pm, const GPUTiledTransposePassOptions *tiledTransposes) {
   pm.addNestedPass<func::FuncOp>(createInterchangeParallelFirstPass());

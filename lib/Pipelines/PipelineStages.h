@@ -41,6 +41,12 @@ void addTensorCoreConvLayoutStage(OpPassManager &pm, bool allowTF32,
 void addTensorCoreOperandStage(OpPassManager &pm, bool allowTF32,
                                llvm::StringRef targetName);
 
+/// The generic GPU path's padded operands read through bounds checks
+/// (--opsnn-implicit-padding) instead of a filled and copied padded buffer;
+/// with `keepTensorCoreOps`, the ops the tensor-core kernel takes keep their
+/// pads (it folds them into its copies).
+void addImplicitPaddingStage(OpPassManager &pm, bool keepTensorCoreOps);
+
 /// One-shot bufferization: function arguments and results become
 /// identity-layout memrefs, results are returned (allocated by the callee,
 /// which owns them); ownership-based deallocation frees the intermediates.

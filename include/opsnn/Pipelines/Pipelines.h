@@ -51,13 +51,22 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
   PassOptions::Option<bool> emulateGPULoops{
       *this, "emulate-gpu-loops",
       llvm::cl::desc("Lower the remaining linalg ops as the GPU's generic "
-                     "path does (transposing ones through shared-memory "
+                     "path does (padded operands read through bounds "
+                     "checks as with the GPU's implicit-padding; "
+                     "transposing ones through shared-memory "
                      "tiles as with the GPU's tiled-transposes, block by "
                      "block; parallel loops, adjacent ones fused into "
                      "one kernel, elementwise ones widened to vector "
                      "accesses as with the GPU's vectorize-accesses), run "
                      "sequentially; nothing is vectorized beforehand"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> emulateImplicitPadding{
+      *this, "emulate-implicit-padding",
+      llvm::cl::desc("With emulate-gpu-loops: padded operands read through "
+                     "bounds checks, as with the GPU's implicit-padding "
+                     "(opsnn-implicit-padding); false builds the padded "
+                     "buffers (fill and copy), as implicit-padding=false"),
+      llvm::cl::init(true)};
 };
 
 /// linalg-on-tensors (with layout/precision ops) -> LLVM dialect for the
@@ -129,6 +138,13 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "contiguous dimensions than they write (layout "
                      "conversions) move the data through shared-memory "
                      "tiles (opsnn-gpu-tiled-transpose)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> implicitPadding{
+      *this, "implicit-padding",
+      llvm::cl::desc("Ops that read a constant-padded tensor read its "
+                     "source through bounds checks instead, so no padded "
+                     "buffer is filled and copied (opsnn-implicit-padding; "
+                     "the tensor-core kernels fold their padding anyway)"),
       llvm::cl::init(true)};
 };
 

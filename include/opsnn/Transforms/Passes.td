@@ -1289,6 +1289,59 @@ def ConvertConvsToNHWCPass
   ];
 }
 
+def ImplicitPaddingPass
+    : Pass<"opsnn-implicit-padding", "::mlir::func::FuncOp"> {
+  let summary = "Read constant-padded operands through bounds checks instead "
+                "of building the padded tensor";
+  let description = [{
+    A `tensor.pad` with a constant padding value costs the generic GPU path
+    two kernels once bufferized: a fill of the whole padded buffer and a
+    copy of the source into its interior, so the data crosses memory three
+    times before the consumer (a pooling, a depthwise convolution) reads it.
+    This pass rewrites every linalg op on tensors that reads such a pad (a
+    named op generalized first) to read the pad's source directly: in the
+    payload, the position the operand's indexing map gives, less the low
+    padding, is checked against the source's bounds in every padded
+    dimension; inside, the element is read with `tensor.extract`, outside
+    the padding value is taken (the read then goes to position 0 of the
+    padded dimensions, so no load leaves the buffer):
+
+    ```mlir
+    %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {... yield %zero}
+    %y = linalg.depthwise_conv_2d_nhwc_hwc ins(%p, %w) outs(%acc)
+    ```
+
+    becomes a `linalg.generic` over the convolution's loops with inputs
+    `%w` only, whose payload starts with
+
+    ```mlir
+    %h = (oh + kh) - 1, %v = (ow + kw) - 1
+    %in = 0 <= %h < dim(%x, 1) and 0 <= %v < dim(%x, 2)
+    %e = tensor.extract %x[%n, select(%in, %h, 0), select(%in, %v, 0), %c]
+    %a = arith.select %in, %e, %zero
+    ```
+
+    Any indexing map (strides, dilations), dynamic sizes and low padding,
+    and any constant padding value (-inf before a max pooling) are taken;
+    the pad stays while other ops read it. With `keep-tensor-core-ops`,
+    the ops the tensor-core kernel takes (`linalg.conv_2d_nhwc_hwcf`,
+    `conv_2d_nhwc_fhwc`, contractions) keep their pad: that kernel folds
+    a zero padding into its own copies. The GPU pipeline
+    (`--opsnn-lower-to-nvvm`, option `implicit-padding`, default on) and
+    its CPU emulation (`--opsnn-lower-to-cpu="emulate-gpu-loops"`) run it
+    on tensors before bufferization; the CPU pipeline does not (its
+    vectorizer wants the named ops).
+  }];
+  let options = [
+    Option<"keepTensorCoreOps", "keep-tensor-core-ops", "bool",
+           /*default=*/"false",
+           "Leave the pads of ops the tensor-core kernel takes">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def PadConvChannelsPass
     : Pass<"opsnn-pad-conv-channels", "::mlir::func::FuncOp"> {
   let summary = "Pad NHWC convolutions' channels to the tensor-core copy "

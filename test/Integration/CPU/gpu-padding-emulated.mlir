@@ -1,15 +1,21 @@
 // Padding on the GPU's generic path (an NCHW convolution, no tensor
-// cores). tensor.pad bufferizes to a fill of the padded buffer and a copy
-// of the data into its interior; --opsnn-gpu-device-copies makes the copy
-// a loop (a kernel, not a host copy on managed memory between kernels),
-// and --opsnn-fuse-parallel-loops lifts the fill above the ReLU that
-// produces the data, so the ReLU and the copy into the interior are one
-// kernel. The ReLU's output is also returned (it stays written). Run on the
-// CPU (emulate-gpu-loops: the same loops) against NumPy, and lowered for
-// the GPU (three kernels: fill, ReLU with the copy, convolution).
+// cores). By default the convolution reads the ReLU's output through
+// bounds checks (--opsnn-implicit-padding): two kernels, the ReLU and the
+// convolution, and no padded buffer. With implicit-padding=false,
+// tensor.pad bufferizes to a fill of the padded buffer and a copy of the
+// data into its interior; --opsnn-gpu-device-copies makes the copy a loop
+// (a kernel, not a host copy on managed memory between kernels), and
+// --opsnn-fuse-parallel-loops lifts the fill above the ReLU that produces
+// the data, so the ReLU and the copy into the interior are one kernel:
+// three kernels (fill, ReLU with the copy, convolution). The ReLU's output
+// is also returned (it stays written). Both run on the CPU
+// (emulate-gpu-loops: the same loops) against NumPy, and are lowered for
+// the GPU.
 // RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-gpu-loops}" %s
-// RUN: ops-nn-opt %s --opsnn-lower-to-cpu="emulate-gpu-loops" --mlir-print-ir-after=opsnn-fuse-parallel-loops -o /dev/null 2>&1 | FileCheck %s
-// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 format=ptx" --mlir-print-ir-after=gpu-kernel-outlining -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPU
+// RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-gpu-loops emulate-implicit-padding=false}" %s
+// RUN: ops-nn-opt %s --opsnn-lower-to-cpu="emulate-gpu-loops emulate-implicit-padding=false" --mlir-print-ir-after=opsnn-fuse-parallel-loops -o /dev/null 2>&1 | FileCheck %s
+// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 format=ptx implicit-padding=false" --mlir-print-ir-after=gpu-kernel-outlining -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPU
+// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 format=ptx" --mlir-print-ir-after=gpu-kernel-outlining -o /dev/null 2>&1 | FileCheck %s --check-prefix=IMPLICIT
 // REF: r = np.maximum(in0, 0)
 // REF: out0 = ref.conv_nc(np.pad(r, ((0, 0), (0, 0), (1, 1), (2, 0))), in1)
 // REF: out1 = r
@@ -31,6 +37,12 @@
 // GPU-COUNT-3: gpu.launch_func
 // GPU-NOT: gpu.launch_func
 // GPU: return
+
+// IMPLICIT-LABEL: func.func @relu_pad_conv
+// IMPLICIT-NOT: memref<1x4x10x10xf32>
+// IMPLICIT-COUNT-2: gpu.launch_func
+// IMPLICIT-NOT: gpu.launch_func
+// IMPLICIT: return
 
 func.func @relu_pad_conv(%x: tensor<1x4x8x8xf32>, %w: tensor<8x4x3x3xf32>)
     -> (tensor<1x8x8x8xf32>, tensor<1x4x8x8xf32>) {
