@@ -226,26 +226,33 @@ def conv_case(name, group, n, h, w, c, f, k, stride, layout="nhwc", elem="f16",
                  "epilogue": epilogue}, flops, inputs, (ys, out))
 
 
-def depthwise_case(name, group, n, h, w, c, k, stride, layout="nhwc", elem="f16"):
-    """A k x k depthwise convolution (one filter per channel: MobileNet's),
-    the input given padded: linalg.depthwise_conv_2d_nhwc_hwc or
-    _nchw_chw (what the importer writes for group = C), the generic GPU
-    path (no tensor cores: one multiply-add per tap and channel)."""
+def depthwise_case(name, group, n, h, w, c, k, stride, layout="nhwc", elem="f16",
+                   pad_in_graph=False, pipeline_options=""):
+    """A k x k depthwise convolution (one filter per channel: MobileNet's):
+    linalg.depthwise_conv_2d_nhwc_hwc or _nchw_chw (what the importer
+    writes for group = C), the generic GPU path (no tensor cores: one
+    multiply-add per tap and channel). The input is given padded, or with
+    `pad_in_graph` unpadded and zero-padded by a tensor.pad in the graph
+    (as the importer writes a Conv's pads), which --opsnn-implicit-padding
+    folds into the convolution's reads."""
     pad = (k - 1) // 2
     hp, wp = h + 2 * pad, w + 2 * pad
     ho, wo = (hp - k) // stride + 1, (wp - k) // stride + 1
+    hx, wx = (h, w) if pad_in_graph else (hp, wp)
     dt = NP_DTYPE[elem]
     if layout == "nhwc":
-        xs, ws, ys = (n, hp, wp, c), (k, k, c), (n, ho, wo, c)
+        xs, ws, ys = (n, hx, wx, c), (k, k, c), (n, ho, wo, c)
     else:
-        xs, ws, ys = (n, c, hp, wp), (c, k, k), (n, c, ho, wo)
+        xs, ws, ys = (n, c, hx, wx), (c, k, k), (n, c, ho, wo)
     out = OUT_DTYPE.get(elem, np.float32)
     shape = (f"N{n} {h}x{w}x{c} depthwise k{k} s{stride} {layout.upper()} "
-             f"{elem}->{_elem(out)}")
+             f"{elem}->{_elem(out)}" + (" pad in graph" if pad_in_graph else ""))
     return Case(name, group, "conv", shape, elem,
                 {"layout": layout, "filter": "hwc" if layout == "nhwc" else "chw",
-                 "stride": stride, "k": k, "depthwise": True, "epilogue": None},
-                2 * n * ho * wo * c * k * k, [(xs, dt), (ws, dt)], (ys, out))
+                 "stride": stride, "k": k, "depthwise": True, "epilogue": None,
+                 "pad": pad if pad_in_graph else 0},
+                2 * n * ho * wo * c * k * k, [(xs, dt), (ws, dt)], (ys, out),
+                pipeline_options=pipeline_options)
 
 
 def gemm_case(name, group, m, k, n, epilogue=None, elem="f16", b_layout="kn"):
@@ -375,6 +382,14 @@ def all_cases():
         depthwise_case("mbv2_dw_3x3_s2", "mobilenet", N, 112, 112, 96, 3, 2),
         depthwise_case("mbv2_dw_3x3_s2_nchw_f32", "mobilenet", N, 112, 112, 96, 3, 2,
                        layout="nchw", elem="f32"),
+        # MobileNetV2's 56 x 56 x 144 stride-1 depthwise convolution with its
+        # zero padding in the graph: read through bounds checks
+        # (--opsnn-implicit-padding), and its twin that fills and copies a
+        # padded buffer first (two kernels more).
+        depthwise_case("mbv2_dw_3x3_pad", "mobilenet", N, 56, 56, 144, 3, 1,
+                       pad_in_graph=True),
+        depthwise_case("mbv2_dw_3x3_pad_explicit", "mobilenet", N, 56, 56, 144, 3, 1,
+                       pad_in_graph=True, pipeline_options="implicit-padding=false"),
         # The classifier at batch 64: N = 1000 classes, a ragged N (32x16
         # blocks, the last column block half full).
         gemm_case("r50_fc", "resnet50", 64, 2048, 1000),
@@ -445,6 +460,10 @@ COMPARISONS = [
     ("r50_s2_3x3", "r50_s2_3x3_nchw_f32", 2.0, "NHWC FP16 vs NCHW FP32 speed-up"),
     ("mbv2_dw_3x3_s2", "mbv2_dw_3x3_s2_nchw_f32", 2.0,
      "depthwise: NHWC FP16 vs NCHW FP32 speed-up"),
+    # Reading the padding through bounds checks must beat building the
+    # padded buffer (a fill and a copy kernel, 2.3x the input's bytes more).
+    ("mbv2_dw_3x3_pad", "mbv2_dw_3x3_pad_explicit", 1.0,
+     "depthwise behind a zero pad: bounds checks vs padded buffer"),
     # Vector accesses must not be slower than one element per thread.
     ("eltwise_chain", "eltwise_chain_scalar", 1.0,
      "f32 elementwise chain: vector accesses vs one element per thread"),
@@ -659,9 +678,25 @@ def mlir_of(case):
         op = ("depthwise_" if case.params.get("depthwise") else "") + \
             f"conv_2d_{case.params['layout']}_{case.params['filter']}"
         s = case.params["stride"]
+        x, x_ty, pad = "%x", tys[0], case.params.get("pad", 0)
+        if pad:
+            # The importer's zero padding of H and W, as a tensor.pad.
+            shape = list(case.input_specs[0][0])
+            spatial = [1, 2] if case.params["layout"] == "nhwc" else [2, 3]
+            lows = ", ".join(str(pad if d in spatial else 0) for d in range(4))
+            for d in spatial:
+                shape[d] += 2 * pad
+            x, x_ty = "%xp", _t(shape, _elem(case.input_specs[0][1]))
+            zero = "0.0" if x_ty.endswith("f16>") or x_ty.endswith("f32>") else "0"
+            et = _elem(case.input_specs[0][1])
+            text += (f"  %pz = arith.constant {zero} : {et}\n"
+                     f"  %xp = tensor.pad %x low[{lows}] high[{lows}] {{\n"
+                     f"  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):\n"
+                     f"    tensor.yield %pz : {et}\n"
+                     f"  }} : {tys[0]} to {x_ty}\n")
         text += (f"  %y = linalg.{op} {{{tf32}strides = dense<{s}> : tensor<2xi64>, "
                  f"dilations = dense<1> : tensor<2xi64>}}\n"
-                 f"      ins(%x, %w : {tys[0]}, {tys[1]}) outs(%acc : {out_ty}) -> {out_ty}\n")
+                 f"      ins({x}, %w : {x_ty}, {tys[1]}) outs(%acc : {out_ty}) -> {out_ty}\n")
     elif case.params.get("b_layout") == "nk":
         et = _elem(case.input_specs[0][1])
         integer = acc == "i32"
@@ -727,6 +762,9 @@ def reference(case, inputs, tf32_rounding=True):
     if case.kind == "conv" and case.params.get("depthwise"):
         s, nhwc = case.params["stride"], case.params["layout"] == "nhwc"
         x = a[0] if nhwc else a[0].transpose(0, 2, 3, 1)
+        if case.params.get("pad"):
+            p = case.params["pad"]
+            x = np.pad(x, ((0, 0), (p, p), (p, p), (0, 0)))
         w = a[1] if nhwc else a[1].transpose(1, 2, 0)
         k, (n, hp, wp, c) = w.shape[0], x.shape
         ho, wo = (hp - k) // s + 1, (wp - k) // s + 1
@@ -993,7 +1031,8 @@ def torch_worker(spec_path):
                         memory_format=mf)
 
                     def fn(x=x, w=w):
-                        return F.conv2d(x, w, stride=p["stride"], groups=w.shape[0])
+                        return F.conv2d(x, w, stride=p["stride"], padding=p.get("pad", 0),
+                                        groups=w.shape[0])
 
                     def to_ref(y):
                         y = y.float()

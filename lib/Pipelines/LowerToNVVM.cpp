@@ -208,6 +208,8 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
 
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  // Launched block sizes are exact: .reqntid, not .maxntid.
+  pm.addNestedPass<gpu::GPUModuleOp>(createGPURequireBlockSizePass());
   pm.addNestedPass<gpu::GPUModuleOp>(LLVM::createNVVMOptimizeForTargetPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());

@@ -56,7 +56,7 @@ OpOperand *findPaddedInput(linalg::LinalgOp op) {
 ///   -> linalg.generic(..., ...) {
 ///        pos_d = map_d(linalg.index...) - low_d
 ///        in = AND over padded d of 0 <= pos_d < dim(%src, d)
-///        %p = select(in, tensor.extract %src[in ? pos : 0], %v)
+///        %p = select(in, tensor.extract %src[clamp(pos, 0, dim - 1)], %v)
 ///        payload(%p, ...)}
 struct ReadPadSourceInPayload : OpInterfaceRewritePattern<linalg::LinalgOp> {
   ReadPadSourceInPayload(MLIRContext *context, bool keepTensorCoreOps)
@@ -133,13 +133,18 @@ struct ReadPadSourceInPayload : OpInterfaceRewritePattern<linalg::LinalgOp> {
           inBounds ? arith::AndIOp::create(rewriter, payloadLoc, inBounds, both)
                    : both;
     }
-    // Positions outside the source read element 0 of that dimension: every
-    // load stays in bounds, and the select discards it.
-    if (inBounds)
-      for (int64_t d = 0; d < rank; ++d)
-        if (isPadded[d])
-          positions[d] = arith::SelectOp::create(rewriter, payloadLoc, inBounds,
-                                                 positions[d], zero);
+    // Positions outside the source read its nearest element in each
+    // dimension: every load stays in bounds, and the select discards it.
+    Value one = arith::ConstantIndexOp::create(rewriter, payloadLoc, 1);
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!isPadded[d])
+        continue;
+      Value last = arith::SubIOp::create(rewriter, payloadLoc, sizes[d], one);
+      Value atLeastZero =
+          arith::MaxSIOp::create(rewriter, payloadLoc, positions[d], zero);
+      positions[d] =
+          arith::MinSIOp::create(rewriter, payloadLoc, atLeastZero, last);
+    }
     Value element =
         tensor::ExtractOp::create(rewriter, payloadLoc, source, positions);
     if (paddingValue.getParentRegion() == &pad.getRegion()) {

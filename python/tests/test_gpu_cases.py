@@ -269,6 +269,35 @@ def test_scalar_twins_differ_only_in_vector_accesses(tmp_path):
     assert pair["slow"] == "eltwise_chain_f16_scalar" and pair["ratio"] is None
 
 
+def test_padded_depthwise_twins_differ_only_in_implicit_padding(tmp_path):
+    """mbv2_dw_3x3_pad and its _explicit twin are the same module (a zero
+    tensor.pad, then the depthwise convolution); the GPU pipeline makes the
+    first one kernel (the padding read through bounds checks) and the twin
+    (implicit-padding=false) three (fill, copy, convolution); both match
+    NumPy on the CPU."""
+    cases = load_cases_module()
+    by_name = {c.name: c for c in cases.all_cases()}
+    implicit, explicit = by_name["mbv2_dw_3x3_pad"], by_name["mbv2_dw_3x3_pad_explicit"]
+    assert cases.mlir_of(implicit) == cases.mlir_of(explicit)
+    assert "tensor.pad" in cases.mlir_of(implicit)
+    assert "implicit-padding=false" in cases.gpu_pipeline_options(explicit, "sm_80")
+    out = tmp_path / "gpu.json"
+    proc = subprocess.run([sys.executable, str(CASES), "--dry-run", "--target", "a100",
+                           "--cases", "mbv2_dw_3x3_pad,mbv2_dw_3x3_pad_explicit",
+                           "--json", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    gpu = json.loads(out.read_text())
+    rows = {r["name"]: r for r in gpu["cases"]}
+    if rows["mbv2_dw_3x3_pad"]["ptxas"].get("kernels") is not None:
+        assert rows["mbv2_dw_3x3_pad"]["ptxas"]["kernels"] == 1
+        assert rows["mbv2_dw_3x3_pad_explicit"]["ptxas"]["kernels"] == 3
+    for name in ("mbv2_dw_3x3_pad", "mbv2_dw_3x3_pad_explicit"):
+        assert rows[name]["rel_l2"] <= by_name[name].tolerance
+    (pair,) = [c for c in gpu["comparisons"] if c["fast"] == "mbv2_dw_3x3_pad"]
+    assert pair["slow"] == "mbv2_dw_3x3_pad_explicit" and pair["ratio"] is None
+
+
 def test_untiled_twins_differ_only_in_tiled_transposes(tmp_path):
     """r50_features_to_nchw and its _untiled twin are the same module; the
     GPU pipeline gives the first a shared-memory tile (32 x 33 f16) and the

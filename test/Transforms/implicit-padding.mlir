@@ -3,10 +3,12 @@
 
 // A depthwise convolution behind a zero padding reads the unpadded input:
 // the position (oh * 2 + kh - 1, ow * 2 + kw - 2) is checked against 8 x 9,
-// clamped to 0 outside, and the padding value taken there.
+// clamped into it for the read (rows 0..7, columns 0..8), and the padding
+// value taken outside.
 // CHECK-LABEL: func @depthwise
 // CHECK-SAME: (%[[X:.*]]: tensor<1x8x9x16xf32>, %[[W:.*]]: tensor<3x3x16xf32>)
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C7:.*]] = arith.constant 7 : index
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
@@ -26,8 +28,10 @@
 // CHECK: arith.cmpi slt, %[[V]], %[[C9]]
 // CHECK: %[[V_IN:.*]] = arith.andi
 // CHECK: %[[IN_BOUNDS:.*]] = arith.andi %[[H_IN]], %[[V_IN]]
-// CHECK: %[[HC:.*]] = arith.select %[[IN_BOUNDS]], %[[H]], %[[C0]]
-// CHECK: %[[VC:.*]] = arith.select %[[IN_BOUNDS]], %[[V]], %[[C0]]
+// CHECK: %[[H0C:.*]] = arith.maxsi %[[H]], %[[C0]]
+// CHECK: %[[HC:.*]] = arith.minsi %[[H0C]], %[[C7]]
+// CHECK: %[[V0C:.*]] = arith.maxsi %[[V]], %[[C0]]
+// CHECK: %[[VC:.*]] = arith.minsi %[[V0C]], %[[C8]]
 // CHECK: %[[E:.*]] = tensor.extract %[[X]][%[[C0]], %[[HC]], %[[VC]], %{{.*}}]
 // CHECK: %[[A:.*]] = arith.select %[[IN_BOUNDS]], %[[E]], %[[ZERO]]
 // CHECK: arith.mulf %[[A]], %[[IN]]

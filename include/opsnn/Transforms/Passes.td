@@ -1182,6 +1182,28 @@ def ReportPass : Pass<"opsnn-report", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::opsnn::layout::LayoutDialect"];
 }
 
+def GPURequireBlockSizePass
+    : Pass<"opsnn-gpu-require-block-size", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "State an outlined kernel's block size as exact "
+                "(nvvm.reqntid) instead of an upper bound (nvvm.maxntid)";
+  let description = [{
+    `gpu-kernel-outlining` records the constant block size of the launch a
+    kernel comes from (`known_block_size`), and `convert-gpu-to-nvvm` makes
+    it `nvvm.maxntid`: PTX `.maxntid`, the most threads a block may have.
+    That launch is the kernel's only one and uses exactly that size, so
+    this pass, run on the NVVM kernels (`llvm.func` with `nvvm.kernel`),
+    replaces `nvvm.maxntid` by `nvvm.reqntid` (`.reqntid`: exactly that
+    many threads). ptxas then knows the block's shape; under `.maxntid` its
+    occupancy heuristic spilled registers to fit more blocks than a
+    block's 256 threads need (a depthwise convolution reading its padding
+    through bounds checks: 48 registers and 4 bytes spilled under
+    `.maxntid 32, 8, 1`, 40 registers and none under `.reqntid`). Kernels
+    without a known size, or with `nvvm.reqntid` already, are left alone.
+    `--opsnn-lower-to-nvvm` runs it after the conversion to NVVM.
+  }];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+}
+
 def GPUAlignWorkgroupBuffersPass
     : Pass<"opsnn-gpu-align-workgroup-buffers", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Align every workgroup (shared-memory) buffer of outlined kernels to 16 bytes";
@@ -1303,8 +1325,8 @@ def ImplicitPaddingPass
     payload, the position the operand's indexing map gives, less the low
     padding, is checked against the source's bounds in every padded
     dimension; inside, the element is read with `tensor.extract`, outside
-    the padding value is taken (the read then goes to position 0 of the
-    padded dimensions, so no load leaves the buffer):
+    the padding value is taken (the read is clamped into the source in
+    each padded dimension, so no load leaves the buffer):
 
     ```mlir
     %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {... yield %zero}
@@ -1317,7 +1339,8 @@ def ImplicitPaddingPass
     ```mlir
     %h = (oh + kh) - 1, %v = (ow + kw) - 1
     %in = 0 <= %h < dim(%x, 1) and 0 <= %v < dim(%x, 2)
-    %e = tensor.extract %x[%n, select(%in, %h, 0), select(%in, %v, 0), %c]
+    %e = tensor.extract %x[%n, clamp(%h, 0, dim(%x, 1) - 1),
+                              clamp(%v, 0, dim(%x, 2) - 1), %c]
     %a = arith.select %in, %e, %zero
     ```
 
@@ -1845,8 +1868,8 @@ def GPUTiledTransposePass
 
     With `absorb-copies` (the default), when the op's output is a buffer of
     the function that nothing reads but one later copy into another buffer
-    (bufferization's copy of a result into a padded buffer's interior, for
-    the pooling or depthwise convolution after a layout conversion), the
+    (bufferization's copy of a result into a padded buffer's interior: a
+    padding `--opsnn-implicit-padding` leaves, such as a returned one), the
     kernel takes the copy's place and writes its target directly, and the
     copy and the buffer go, provided nothing in between writes the op's
     inputs. On the generic path the copy shared the transposing op's kernel
