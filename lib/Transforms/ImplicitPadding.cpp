@@ -40,13 +40,24 @@ static bool isTensorCoreCandidate(linalg::LinalgOp op) {
 }
 
 namespace {
+/// Whether `op` reads `input` transposed: through a permutation of its
+/// loops other than its first output's (a layout conversion, which
+/// --opsnn-gpu-tiled-transpose stages through shared memory when it reads
+/// an operand, not a load in its payload).
+bool readsTransposed(linalg::LinalgOp op, OpOperand *input) {
+  AffineMap map = op.getMatchingIndexingMap(input);
+  return op.getNumDpsInits() > 0 && map.isPermutation() &&
+         map != op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+}
+
 /// The first input of `op` that is a `tensor.pad` with a constant padding
-/// value, or null.
+/// value and that `op` does not read transposed, or null.
 OpOperand *findPaddedInput(linalg::LinalgOp op) {
   for (OpOperand *input : op.getDpsInputOperands()) {
     auto pad = input->get().getDefiningOp<tensor::PadOp>();
     if (pad && pad.getConstantPaddingValue() &&
-        isa<RankedTensorType>(pad.getSourceType()))
+        isa<RankedTensorType>(pad.getSourceType()) &&
+        !readsTransposed(op, input))
       return input;
   }
   return nullptr;

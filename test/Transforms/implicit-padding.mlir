@@ -106,13 +106,15 @@ func.func @conv_and_other_user(%x: tensor<1x6x6x8xf16>, %w: tensor<3x3x8x16xf16>
 
 // -----
 
-// Left alone: a padding value that depends on the position, and ops on
-// buffers.
+// Left alone: a padding value that depends on the position, a transposing
+// read (the tiled-transpose kernel stages it), and ops on buffers.
 // CHECK-LABEL: func @left_alone
 // CHECK: tensor.pad
 // CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<6xf32>)
+// CHECK: %[[P:.*]] = tensor.pad
+// CHECK: linalg.transpose ins(%[[P]] : tensor<4x6xf32>)
 // CHECK: linalg.copy ins(%{{.*}} : memref<4xf32>)
-func.func @left_alone(%x: tensor<4xf32>, %a: memref<4xf32>, %b: memref<4xf32>) -> tensor<6xf32> {
+func.func @left_alone(%x: tensor<4xf32>, %a: memref<4xf32>, %b: memref<4xf32>, %m: tensor<4x4xf32>) -> (tensor<6xf32>, tensor<6x4xf32>) {
   %p = tensor.pad %x low[1] high[1] {
   ^bb0(%i: index):
     %c = arith.index_cast %i : index to i32
@@ -125,6 +127,13 @@ func.func @left_alone(%x: tensor<4xf32>, %a: memref<4xf32>, %b: memref<4xf32>) -
     %n = arith.negf %in : f32
     linalg.yield %n : f32
   } -> tensor<6xf32>
+  %zero = arith.constant 0.0 : f32
+  %pm = tensor.pad %m low[0, 1] high[0, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f32
+  } : tensor<4x4xf32> to tensor<4x6xf32>
+  %et = tensor.empty() : tensor<6x4xf32>
+  %t = linalg.transpose ins(%pm : tensor<4x6xf32>) outs(%et : tensor<6x4xf32>) permutation = [1, 0]
   linalg.copy ins(%a : memref<4xf32>) outs(%b : memref<4xf32>)
-  return %y : tensor<6xf32>
+  return %y, %t : tensor<6xf32>, tensor<6x4xf32>
 }

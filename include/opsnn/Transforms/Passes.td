@@ -1346,7 +1346,10 @@ def ImplicitPaddingPass
 
     Any indexing map (strides, dilations), dynamic sizes and low padding,
     and any constant padding value (-inf before a max pooling) are taken;
-    the pad stays while other ops read it. With `keep-tensor-core-ops`,
+    the pad stays while other ops read it. An op that reads the pad
+    through another permutation of its loops than its output's (a layout
+    conversion) keeps it: `--opsnn-gpu-tiled-transpose` stages such an
+    operand through shared memory, a load in the payload it cannot. With `keep-tensor-core-ops`,
     the ops the tensor-core kernel takes (`linalg.conv_2d_nhwc_hwcf`,
     `conv_2d_nhwc_fhwc`, contractions) keep their pad: that kernel folds
     a zero padding into its own copies. The GPU pipeline
