@@ -269,59 +269,50 @@ def test_scalar_twins_differ_only_in_vector_accesses(tmp_path):
     assert pair["slow"] == "eltwise_chain_f16_scalar" and pair["ratio"] is None
 
 
-def test_padded_depthwise_twins_differ_only_in_implicit_padding(tmp_path):
-    """mbv2_dw_3x3_pad and its _explicit twin are the same module (a zero
-    tensor.pad, then the depthwise convolution); the GPU pipeline makes the
-    first one kernel (the padding read through bounds checks) and the twin
-    (implicit-padding=false) three (fill, copy, convolution); both match
-    NumPy on the CPU."""
+def check_twins(tmp_path, fast, slow, option):
+    """`fast` and its twin `slow` are the same module, which the GPU pipeline
+    lowers with `option` added for the twin; a dry run checks both against
+    NumPy on the CPU and lists them as a comparison (not timed). Returns
+    their rows' ptxas figures."""
     cases = load_cases_module()
     by_name = {c.name: c for c in cases.all_cases()}
-    implicit, explicit = by_name["mbv2_dw_3x3_pad"], by_name["mbv2_dw_3x3_pad_explicit"]
-    assert cases.mlir_of(implicit) == cases.mlir_of(explicit)
-    assert "tensor.pad" in cases.mlir_of(implicit)
-    assert "implicit-padding=false" in cases.gpu_pipeline_options(explicit, "sm_80")
+    assert cases.mlir_of(by_name[fast]) == cases.mlir_of(by_name[slow])
+    assert option in cases.gpu_pipeline_options(by_name[slow], "sm_80")
     out = tmp_path / "gpu.json"
     proc = subprocess.run([sys.executable, str(CASES), "--dry-run", "--target", "a100",
-                           "--cases", "mbv2_dw_3x3_pad,mbv2_dw_3x3_pad_explicit",
-                           "--json", str(out)],
+                           "--cases", f"{fast},{slow}", "--json", str(out)],
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     gpu = json.loads(out.read_text())
     rows = {r["name"]: r for r in gpu["cases"]}
-    if rows["mbv2_dw_3x3_pad"]["ptxas"].get("kernels") is not None:
-        assert rows["mbv2_dw_3x3_pad"]["ptxas"]["kernels"] == 1
-        assert rows["mbv2_dw_3x3_pad_explicit"]["ptxas"]["kernels"] == 3
-    for name in ("mbv2_dw_3x3_pad", "mbv2_dw_3x3_pad_explicit"):
+    for name in (fast, slow):
         assert rows[name]["rel_l2"] <= by_name[name].tolerance
-    (pair,) = [c for c in gpu["comparisons"] if c["fast"] == "mbv2_dw_3x3_pad"]
-    assert pair["slow"] == "mbv2_dw_3x3_pad_explicit" and pair["ratio"] is None
+    (pair,) = [c for c in gpu["comparisons"] if c["fast"] == fast]
+    assert pair["slow"] == slow and pair["ratio"] is None
+    return rows[fast]["ptxas"], rows[slow]["ptxas"]
+
+
+def test_padded_depthwise_twins_differ_only_in_implicit_padding(tmp_path):
+    """mbv2_dw_3x3_pad (a zero tensor.pad, then the depthwise convolution)
+    is one kernel, the padding read through bounds checks; its _explicit
+    twin (implicit-padding=false) three: fill, copy, convolution."""
+    cases = load_cases_module()
+    (padded,) = [c for c in cases.all_cases() if c.name == "mbv2_dw_3x3_pad"]
+    assert "tensor.pad" in cases.mlir_of(padded)
+    implicit, explicit = check_twins(tmp_path, "mbv2_dw_3x3_pad", "mbv2_dw_3x3_pad_explicit",
+                                     "implicit-padding=false")
+    if implicit.get("kernels") is not None:
+        assert (implicit["kernels"], explicit["kernels"]) == (1, 3)
+        assert implicit["spill_bytes"] == 0
 
 
 def test_untiled_twins_differ_only_in_tiled_transposes(tmp_path):
-    """r50_features_to_nchw and its _untiled twin are the same module; the
-    GPU pipeline gives the first a shared-memory tile (32 x 33 f16) and the
-    twin (tiled-transposes=false) none; both match NumPy on the CPU."""
-    cases = load_cases_module()
-    by_name = {c.name: c for c in cases.all_cases()}
-    tiled, untiled = by_name["r50_features_to_nchw"], by_name["r50_features_to_nchw_untiled"]
-    assert cases.mlir_of(tiled) == cases.mlir_of(untiled)
-    assert "tiled-transposes=false" in cases.gpu_pipeline_options(untiled, "sm_80")
-    out = tmp_path / "gpu.json"
-    proc = subprocess.run([sys.executable, str(CASES), "--dry-run", "--target", "a100",
-                           "--cases", "r50_features_to_nchw,r50_features_to_nchw_untiled",
-                           "--json", str(out)],
-                          capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    gpu = json.loads(out.read_text())
-    rows = {r["name"]: r for r in gpu["cases"]}
-    if rows["r50_features_to_nchw"]["ptxas"].get("shared_bytes") is not None:
-        assert rows["r50_features_to_nchw"]["ptxas"]["shared_bytes"] == 32 * 33 * 2
-        assert rows["r50_features_to_nchw_untiled"]["ptxas"]["shared_bytes"] == 0
-    for name in ("r50_features_to_nchw", "r50_features_to_nchw_untiled"):
-        assert rows[name]["rel_l2"] <= by_name[name].tolerance
-    (pair,) = [c for c in gpu["comparisons"] if c["fast"] == "r50_features_to_nchw"]
-    assert pair["slow"] == "r50_features_to_nchw_untiled" and pair["ratio"] is None
+    """r50_features_to_nchw gets a shared-memory tile (32 x 33 f16); its
+    _untiled twin (tiled-transposes=false) none."""
+    tiled, untiled = check_twins(tmp_path, "r50_features_to_nchw",
+                                 "r50_features_to_nchw_untiled", "tiled-transposes=false")
+    if tiled.get("shared_bytes") is not None:
+        assert (tiled["shared_bytes"], untiled["shared_bytes"]) == (32 * 33 * 2, 0)
 
 
 def test_operand_types_as_the_kernel_sees_them():
