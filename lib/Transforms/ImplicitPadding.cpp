@@ -50,14 +50,29 @@ bool readsTransposed(linalg::LinalgOp op, OpOperand *input) {
          map != op.getMatchingIndexingMap(op.getDpsInitOperand(0));
 }
 
+/// Whether every dimension `pad` pads has a static, non-zero size in its
+/// source: the clamped read then always has an element to read (a source
+/// empty along a padded dimension has none, and its size may be known only
+/// at run time).
+bool padsOnlyNonEmptyStaticDims(tensor::PadOp pad) {
+  RankedTensorType source = pad.getSourceType();
+  for (int64_t d = 0, e = source.getRank(); d < e; ++d) {
+    bool padded = !isConstantIntValue(pad.getMixedLowPad()[d], 0) ||
+                  !isConstantIntValue(pad.getMixedHighPad()[d], 0);
+    if (padded && (source.isDynamicDim(d) || source.getDimSize(d) == 0))
+      return false;
+  }
+  return true;
+}
+
 /// The first input of `op` that is a `tensor.pad` with a constant padding
-/// value and that `op` does not read transposed, or null.
+/// value, of padded dimensions with static non-zero sizes, and that `op`
+/// does not read transposed, or null.
 OpOperand *findPaddedInput(linalg::LinalgOp op) {
   for (OpOperand *input : op.getDpsInputOperands()) {
     auto pad = input->get().getDefiningOp<tensor::PadOp>();
     if (pad && pad.getConstantPaddingValue() &&
-        isa<RankedTensorType>(pad.getSourceType()) &&
-        !readsTransposed(op, input))
+        padsOnlyNonEmptyStaticDims(pad) && !readsTransposed(op, input))
       return input;
   }
   return nullptr;
@@ -100,7 +115,7 @@ struct ReadPadSourceInPayload : OpInterfaceRewritePattern<linalg::LinalgOp> {
     }
 
     // Outside the payload: the source's sizes and the low padding, as
-    // index values (dynamic ones stay SSA values).
+    // index values (a dynamic low padding stays an SSA value).
     Location loc = pad.getLoc();
     rewriter.setInsertionPoint(generic);
     Value source = pad.getSource();

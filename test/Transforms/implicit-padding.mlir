@@ -51,27 +51,27 @@ func.func @depthwise(%x: tensor<1x8x9x16xf32>, %w: tensor<3x3x16xf32>) -> tensor
 
 // -----
 
-// Dynamic sizes and low padding: the bounds are tensor.dim of the source
-// and the low padding's value, taken outside the payload. The padding
-// value, a constant in the pad's body, is recreated in the payload (-inf
-// for a max pooling; the rewrite driver hoists it).
+// A dynamic batch (not padded) and a dynamic low padding: the bound is
+// the source's static 6, the low padding's value is subtracted in the
+// payload. The padding value, a constant in the pad's body, is recreated
+// in the payload (-inf for a max pooling; the rewrite driver hoists it).
 // CHECK-LABEL: func @dynamic_pool
-// CHECK-SAME: (%[[X:.*]]: tensor<?x?x8xf32>, %[[LOW:.*]]: index
-// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-SAME: (%[[X:.*]]: tensor<?x6x8xf32>, %[[LOW:.*]]: index
+// CHECK-DAG: %[[C6:.*]] = arith.constant 6 : index
 // CHECK-DAG: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
-// CHECK-DAG: %[[D1:.*]] = tensor.dim %[[X]], %[[C1]]
 // CHECK-NOT: tensor.pad
 // CHECK: linalg.generic
 // CHECK: %[[P:.*]] = arith.subi %{{.*}}, %[[LOW]]
-// CHECK: arith.cmpi slt, %[[P]], %[[D1]]
+// CHECK: arith.cmpi slt, %[[P]], %[[C6]]
+// CHECK: tensor.extract %[[X]]
 // CHECK: arith.select %{{.*}}, %{{.*}}, %[[NINF]]
 // CHECK: arith.maximumf
-func.func @dynamic_pool(%x: tensor<?x?x8xf32>, %low: index, %init: tensor<?x?x8xf32>) -> tensor<?x?x8xf32> {
+func.func @dynamic_pool(%x: tensor<?x6x8xf32>, %low: index, %init: tensor<?x?x8xf32>) -> tensor<?x?x8xf32> {
   %p = tensor.pad %x low[0, %low, 0] high[0, 1, 0] {
   ^bb0(%a: index, %b: index, %c: index):
     %ninf = arith.constant 0xFF800000 : f32
     tensor.yield %ninf : f32
-  } : tensor<?x?x8xf32> to tensor<?x?x8xf32>
+  } : tensor<?x6x8xf32> to tensor<?x?x8xf32>
   %win = tensor.empty() : tensor<3xf32>
   %y = linalg.pooling_nwc_max {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>} ins(%p, %win : tensor<?x?x8xf32>, tensor<3xf32>) outs(%init : tensor<?x?x8xf32>) -> tensor<?x?x8xf32>
   return %y : tensor<?x?x8xf32>
@@ -107,14 +107,18 @@ func.func @conv_and_other_user(%x: tensor<1x6x6x8xf16>, %w: tensor<3x3x8x16xf16>
 // -----
 
 // Left alone: a padding value that depends on the position, a transposing
-// read (the tiled-transpose kernel stages it), and ops on buffers.
+// read (the tiled-transpose kernel stages it), a padded dimension whose
+// size is known only at run time (it may be 0: no element to read), and
+// ops on buffers.
 // CHECK-LABEL: func @left_alone
 // CHECK: tensor.pad
 // CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<6xf32>)
+// CHECK: %[[PD:.*]] = tensor.pad
+// CHECK: linalg.generic {{.*}} ins(%[[PD]] : tensor<?xf32>)
 // CHECK: %[[P:.*]] = tensor.pad
 // CHECK: linalg.transpose ins(%[[P]] : tensor<4x6xf32>)
 // CHECK: linalg.copy ins(%{{.*}} : memref<4xf32>)
-func.func @left_alone(%x: tensor<4xf32>, %a: memref<4xf32>, %b: memref<4xf32>, %m: tensor<4x4xf32>) -> (tensor<6xf32>, tensor<6x4xf32>) {
+func.func @left_alone(%x: tensor<4xf32>, %a: memref<4xf32>, %b: memref<4xf32>, %m: tensor<4x4xf32>, %d: tensor<?xf32>) -> (tensor<6xf32>, tensor<?xf32>, tensor<6x4xf32>) {
   %p = tensor.pad %x low[1] high[1] {
   ^bb0(%i: index):
     %c = arith.index_cast %i : index to i32
@@ -128,6 +132,18 @@ func.func @left_alone(%x: tensor<4xf32>, %a: memref<4xf32>, %b: memref<4xf32>, %
     linalg.yield %n : f32
   } -> tensor<6xf32>
   %zero = arith.constant 0.0 : f32
+  %pd = tensor.pad %d low[1] high[1] {
+  ^bb0(%i: index):
+    tensor.yield %zero : f32
+  } : tensor<?xf32> to tensor<?xf32>
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %pd, %c0 : tensor<?xf32>
+  %ed = tensor.empty(%n) : tensor<?xf32>
+  %yd = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%pd : tensor<?xf32>) outs(%ed : tensor<?xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %n2 = arith.negf %in : f32
+    linalg.yield %n2 : f32
+  } -> tensor<?xf32>
   %pm = tensor.pad %m low[0, 1] high[0, 1] {
   ^bb0(%i: index, %j: index):
     tensor.yield %zero : f32
@@ -135,5 +151,5 @@ func.func @left_alone(%x: tensor<4xf32>, %a: memref<4xf32>, %b: memref<4xf32>, %
   %et = tensor.empty() : tensor<6x4xf32>
   %t = linalg.transpose ins(%pm : tensor<4x6xf32>) outs(%et : tensor<6x4xf32>) permutation = [1, 0]
   linalg.copy ins(%a : memref<4xf32>) outs(%b : memref<4xf32>)
-  return %y, %t : tensor<6xf32>, tensor<6x4xf32>
+  return %y, %yd, %t : tensor<6xf32>, tensor<?xf32>, tensor<6x4xf32>
 }

@@ -1344,9 +1344,11 @@ def ImplicitPaddingPass
     %a = arith.select %in, %e, %zero
     ```
 
-    Any indexing map (strides, dilations), dynamic sizes and low padding,
-    and any constant padding value (-inf before a max pooling) are taken;
-    the pad stays while other ops read it. An op that reads the pad
+    Any indexing map (strides, dilations), dynamic sizes of the dimensions
+    not padded, dynamic low padding, and any constant padding value (-inf
+    before a max pooling) are taken; a padded dimension must have a static
+    size above 0 (a source empty along it has no element to read). The
+    pad stays while other ops read it. An op that reads the pad
     through another permutation of its loops than its output's (a layout
     conversion) keeps it: `--opsnn-gpu-tiled-transpose` stages such an
     operand through shared memory, a load in the payload it cannot. With `keep-tensor-core-ops`,
