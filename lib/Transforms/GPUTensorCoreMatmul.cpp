@@ -1001,11 +1001,6 @@ matchTensorCoreContraction(linalg::GenericOp op, bool allowTF32) {
   return mm;
 }
 
-/// gridDim.y's hardware limit (x allows 2^31 - 1); the M blocks go on y.
-constexpr int64_t kMaxGridY = 65535;
-/// gridDim.z's: a batched GEMM's batches go on z.
-constexpr int64_t kMaxGridZ = 65535;
-
 /// The kernel as a gpu.launch (shared tiles as workgroup attributions).
 ///
 /// The K loop is a software pipeline of S = cfg.stages shared-memory stages,
@@ -1498,12 +1493,12 @@ struct GPUTensorCoreMatmulPass
                                 << "x" << mm->k << ": generic path\n");
         continue;
       }
-      if (mm->batch > kMaxGridZ) {
+      if (mm->batch > kMaxGridDimYZ) {
         LLVM_DEBUG(llvm::dbgs() << mm->batch
                                 << " batches exceed gridDim.z: generic path\n");
         continue;
       }
-      if (llvm::divideCeil(mm->m, cfg->blockM) > kMaxGridY) {
+      if (llvm::divideCeil(mm->m, cfg->blockM) > kMaxGridDimYZ) {
         LLVM_DEBUG(llvm::dbgs() << llvm::divideCeil(mm->m, cfg->blockM)
                                 << " row blocks exceed gridDim.y: generic "
                                    "path\n");

@@ -26,6 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "opsnn/Target/TensorCoreTiles.h"
 #include "opsnn/Transforms/Passes.h"
 
 #include "KernelBufferAccess.h"
@@ -56,10 +57,6 @@ using namespace mlir;
 using namespace mlir::opsnn;
 
 namespace {
-
-constexpr int64_t kMaxGridYZ = 65535;
-/// Static shared memory a kernel may declare.
-constexpr int64_t kMaxSharedBytes = 48 * 1024;
 
 /// An all-parallel linalg.generic on buffers that reads some inputs
 /// ("staged") along other contiguous loops than it writes its output.
@@ -177,15 +174,15 @@ FailureOr<TiledTranspose> matchTiledTranspose(linalg::GenericOp op,
     return fail("contiguous extents " + Twine(inExtent) + " (input) and " +
                 Twine(outExtent) + " (output), below min-extent " +
                 Twine(minExtent));
-  if (llvm::divideCeil(inExtent, tile) > kMaxGridYZ ||
-      t.extent(t.outerDims) > kMaxGridYZ)
+  if (llvm::divideCeil(inExtent, tile) > kMaxGridDimYZ ||
+      t.extent(t.outerDims) > kMaxGridDimYZ)
     return fail("more blocks than gridDim.y or gridDim.z allow");
   int64_t sharedBytes = 0;
   for (OpOperand *input : t.staged)
     sharedBytes += tile * (tile + 1) *
                    getElementTypeOrSelf(input->get()).getIntOrFloatBitWidth() /
                    8;
-  if (sharedBytes > kMaxSharedBytes)
+  if (sharedBytes > kStaticSharedMemoryBytes)
     return fail("tiles of " + Twine(sharedBytes) + " B exceed 48 KiB");
   t.output = init->get();
   return t;

@@ -79,6 +79,9 @@ constexpr int64_t kSharedPadBytes = 16;
 /// mgpuLaunchKernel does).
 constexpr int64_t kStaticSharedMemoryBytes = 48 * 1024;
 
+/// gridDim.y's and gridDim.z's hardware limit (x allows 2^31 - 1).
+constexpr int64_t kMaxGridDimYZ = 65535;
+
 /// A GEMM as the tile heuristic sees it.
 struct MatmulTileProblem {
   int64_t m = 0, n = 0, k = 0;
