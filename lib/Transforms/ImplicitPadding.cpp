@@ -50,18 +50,22 @@ bool readsTransposed(linalg::LinalgOp op, OpOperand *input) {
          map != op.getMatchingIndexingMap(op.getDpsInitOperand(0));
 }
 
+/// Whether `pad` adds elements before or after dimension `d`.
+bool isPaddedDim(tensor::PadOp pad, int64_t d) {
+  return !isConstantIntValue(pad.getMixedLowPad()[d], 0) ||
+         !isConstantIntValue(pad.getMixedHighPad()[d], 0);
+}
+
 /// Whether every dimension `pad` pads has a static, non-zero size in its
 /// source: the clamped read then always has an element to read (a source
 /// empty along a padded dimension has none, and its size may be known only
 /// at run time).
 bool padsOnlyNonEmptyStaticDims(tensor::PadOp pad) {
   RankedTensorType source = pad.getSourceType();
-  for (int64_t d = 0, e = source.getRank(); d < e; ++d) {
-    bool padded = !isConstantIntValue(pad.getMixedLowPad()[d], 0) ||
-                  !isConstantIntValue(pad.getMixedHighPad()[d], 0);
-    if (padded && (source.isDynamicDim(d) || source.getDimSize(d) == 0))
+  for (int64_t d = 0, e = source.getRank(); d < e; ++d)
+    if (isPaddedDim(pad, d) &&
+        (source.isDynamicDim(d) || source.getDimSize(d) == 0))
       return false;
-  }
   return true;
 }
 
@@ -114,62 +118,58 @@ struct ReadPadSourceInPayload : OpInterfaceRewritePattern<linalg::LinalgOp> {
       generic = *generalized;
     }
 
-    // Outside the payload: the source's sizes and the low padding, as
-    // index values (a dynamic low padding stays an SSA value).
+    // Outside the payload: the low padding, as index values (a dynamic one
+    // stays an SSA value).
     Location loc = pad.getLoc();
     rewriter.setInsertionPoint(generic);
     Value source = pad.getSource();
-    int64_t rank = pad.getSourceType().getRank();
-    SmallVector<Value> sizes, lows;
-    SmallVector<bool> isPadded;
-    for (int64_t d = 0; d < rank; ++d) {
-      sizes.push_back(getValueOrCreateConstantIndexOp(
-          rewriter, loc, tensor::getMixedSize(rewriter, loc, source, d)));
-      lows.push_back(getValueOrCreateConstantIndexOp(rewriter, loc,
-                                                     pad.getMixedLowPad()[d]));
-      isPadded.push_back(!isConstantIntValue(pad.getMixedLowPad()[d], 0) ||
-                         !isConstantIntValue(pad.getMixedHighPad()[d], 0));
-    }
+    RankedTensorType sourceType = pad.getSourceType();
+    SmallVector<Value> lows;
+    for (OpFoldResult low : pad.getMixedLowPad())
+      lows.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, low));
     Value paddingValue = pad.getConstantPaddingValue();
 
     // In the payload: the source position, its bounds check and the read.
+    // Positions outside the source read its nearest element in each padded
+    // dimension (of static size: findPaddedInput): every load stays in
+    // bounds, and the select discards it.
     Block &body = generic.getRegion().front();
     rewriter.setInsertionPointToStart(&body);
     Location payloadLoc = generic.getLoc();
+    auto index = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(rewriter, payloadLoc, v);
+    };
     SmallVector<Value> loopIndices;
     for (unsigned i = 0, e = generic.getNumLoops(); i < e; ++i)
       loopIndices.push_back(linalg::IndexOp::create(rewriter, payloadLoc, i));
     SmallVector<Value> positions =
         affine::expandAffineMap(rewriter, payloadLoc, map, loopIndices).value();
-    Value zero = arith::ConstantIndexOp::create(rewriter, payloadLoc, 0);
+    Value zero = index(0);
+    SmallVector<int64_t> paddedDims;
+    for (int64_t d = 0, e = sourceType.getRank(); d < e; ++d)
+      if (isPaddedDim(pad, d))
+        paddedDims.push_back(d);
     Value inBounds;
-    for (int64_t d = 0; d < rank; ++d) {
-      if (!isPadded[d])
-        continue;
+    for (int64_t d : paddedDims) {
       positions[d] =
           arith::SubIOp::create(rewriter, payloadLoc, positions[d], lows[d]);
       Value notBelow = arith::CmpIOp::create(
           rewriter, payloadLoc, arith::CmpIPredicate::sge, positions[d], zero);
       Value notAbove =
           arith::CmpIOp::create(rewriter, payloadLoc, arith::CmpIPredicate::slt,
-                                positions[d], sizes[d]);
+                                positions[d], index(sourceType.getDimSize(d)));
       Value both =
           arith::AndIOp::create(rewriter, payloadLoc, notBelow, notAbove);
       inBounds =
           inBounds ? arith::AndIOp::create(rewriter, payloadLoc, inBounds, both)
                    : both;
     }
-    // Positions outside the source read its nearest element in each
-    // dimension: every load stays in bounds, and the select discards it.
-    Value one = arith::ConstantIndexOp::create(rewriter, payloadLoc, 1);
-    for (int64_t d = 0; d < rank; ++d) {
-      if (!isPadded[d])
-        continue;
-      Value last = arith::SubIOp::create(rewriter, payloadLoc, sizes[d], one);
+    for (int64_t d : paddedDims) {
       Value atLeastZero =
           arith::MaxSIOp::create(rewriter, payloadLoc, positions[d], zero);
       positions[d] =
-          arith::MinSIOp::create(rewriter, payloadLoc, atLeastZero, last);
+          arith::MinSIOp::create(rewriter, payloadLoc, atLeastZero,
+                                 index(sourceType.getDimSize(d) - 1));
     }
     Value element =
         tensor::ExtractOp::create(rewriter, payloadLoc, source, positions);
