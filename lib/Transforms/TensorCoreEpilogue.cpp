@@ -72,11 +72,16 @@ public:
 
 private:
   void matchInit();
-  bool accept(linalg::GenericOp stage, ArrayRef<linalg::GenericOp> stages);
-  bool isFusable(linalg::GenericOp stage, Value current);
+  FailureOr<AffineMap> accept(linalg::GenericOp stage,
+                              ArrayRef<linalg::GenericOp> stages,
+                              AffineMap currentMap);
+  FailureOr<AffineMap> isFusable(linalg::GenericOp stage, Value current,
+                                 AffineMap currentMap);
   FailureOr<EpilogueOperand> gemmView(Value v, AffineMap map,
                                       bool partialRows = false);
   bool canMoveAcross(ArrayRef<linalg::GenericOp> stages);
+  SmallVector<Operation *> chainOps(ArrayRef<linalg::GenericOp> stages);
+  SmallVector<bool> storedOutputs(ArrayRef<linalg::GenericOp> stages);
   bool computeStoreProduct(ArrayRef<linalg::GenericOp> stages);
   SmallVector<Value> deadBuffers(ArrayRef<linalg::GenericOp> stages);
   BufferAccess accessOf(Operation *op, Value buffer) {
@@ -220,18 +225,27 @@ FailureOr<EpilogueOperand> EpilogueMatcher::gemmView(Value v, AffineMap map,
 }
 
 /// The structure of one stage reading `current` (C or the previous stage's
-/// output): all-parallel over C's iteration space, one output written
-/// through the identity map (in place or not) or, as the chain's last stage,
-/// through a permutation into a buffer of its own whose old value it does
-/// not read (attention's context stored as [b, s, h, d]), `current` read
-/// only through the identity map, the other operands through projected
+/// output, written at `currentMap(p)` for element p of the product): all
+/// parallel over the product's iteration space in some order, `current`
+/// read through one permutation (as an input, or as the output in place),
+/// one output written through a permutation (in place, or into a buffer
+/// whose old value it does not read), the other operands through projected
 /// permutations (bias, per-row, residual, transposed) that collapse to the
-/// M x N space, an elementwise arith/math payload. Records the operands' M x N views.
-bool EpilogueMatcher::isFusable(linalg::GenericOp stage, Value current) {
+/// M x N space, an elementwise arith/math payload.
+///
+/// The stage's loops are taken in the product's order: element p is the
+/// iteration where it reads current at currentMap(p), read^-1(currentMap(p)),
+/// so every map M of the stage becomes M o read^-1 o currentMap. A batch
+/// norm that ALTE kept in NCHW reads an NHWC convolution's product that
+/// way, and writes NCHW from the fragments. Records the operands' M x N
+/// views and returns the output's map in the product space.
+FailureOr<AffineMap> EpilogueMatcher::isFusable(linalg::GenericOp stage,
+                                                Value current,
+                                                AffineMap currentMap) {
   auto reject = [&](const Twine &why) {
     LLVM_DEBUG(llvm::dbgs()
                << "consumer not fused (" << why << "): " << stage << "\n");
-    return false;
+    return failure();
   };
   auto cType = cast<MemRefType>(c.getType());
   if (!stage.hasPureBufferSemantics() ||
@@ -239,29 +253,44 @@ bool EpilogueMatcher::isFusable(linalg::GenericOp stage, Value current) {
       !stage.isAllParallelLoops())
     return reject("not an all-parallel op on buffers over the product's "
                   "dimensions");
-  if (stage.getStaticLoopRanges() != llvm::to_vector(cType.getShape()))
-    return reject("iteration space is not the product's");
   if (stage.getNumDpsInits() != 1)
     return reject("more than one output");
   OpOperand *init = stage.getDpsInitOperand(0);
   Value out = init->get();
-  auto outType = dyn_cast<MemRefType>(out.getType());
-  AffineMap outMap = stage.getMatchingIndexingMap(init);
-  if (!outType || !outType.getLayout().isIdentity() ||
-      !isa<FloatType, IntegerType>(outType.getElementType()) ||
-      !outMap.isPermutation() ||
-      (!outMap.isIdentity() &&
-       (out == current || !stage.getMatchingBlockArgument(init).use_empty())))
-    return reject("output is not an identity-layout scalar buffer written "
-                  "through a permutation (the identity if in place)");
   if (out != current && mayAlias(out, current))
     return reject("output overlaps the product");
+  // How the stage reads current: one permutation, as an input or in place.
+  AffineMap read;
+  for (OpOperand &operand : stage->getOpOperands()) {
+    Value v = operand.get();
+    if (!isa<MemRefType>(v.getType()) || !mayAlias(v, current))
+      continue;
+    AffineMap map = stage.getMatchingIndexingMap(&operand);
+    if (v != current || !map.isPermutation() || (read && map != read))
+      return reject("product read other than through one permutation");
+    read = map;
+  }
+  if (!read)
+    return reject("does not read the product");
+  AffineMap toStage = inversePermutation(read).compose(currentMap);
+  for (auto [loop, size] : llvm::enumerate(stage.getStaticLoopRanges()))
+    if (size != cType.getDimSize(toStage.getDimPosition(loop)))
+      return reject("iteration space is not the product's");
+  auto inProductSpace = [&](AffineMap map) { return map.compose(toStage); };
+
+  auto outType = dyn_cast<MemRefType>(out.getType());
+  AffineMap outMap = inProductSpace(stage.getMatchingIndexingMap(init));
+  if (!outType || !outType.getLayout().isIdentity() ||
+      !isa<FloatType, IntegerType>(outType.getElementType()) ||
+      !outMap.isPermutation())
+    return reject("output is not an identity-layout scalar buffer written "
+                  "through a permutation");
   if (out != current && !stage.getMatchingBlockArgument(init).use_empty())
     return reject("payload reads the output's old value");
-  bool readsCurrent = out == current;
   llvm::DenseMap<OpOperand *, EpilogueOperand> views;
   // A permuted output (attention's context cast to f16 and written back in
-  // [batch, seq, heads, dim]) is stored at its rows' own indices.
+  // [batch, seq, heads, dim], an NCHW batch norm) is stored at its rows'
+  // own indices.
   FailureOr<EpilogueOperand> outView =
       gemmView(out, outMap, /*partialRows=*/!outMap.isIdentity());
   if (failed(outView))
@@ -270,17 +299,13 @@ bool EpilogueMatcher::isFusable(linalg::GenericOp stage, Value current) {
   views[init] = *outView;
   for (OpOperand *input : stage.getDpsInputOperands()) {
     Value v = input->get();
-    AffineMap map = stage.getMatchingIndexingMap(input);
-    if (isa<MemRefType>(v.getType()) && mayAlias(v, current)) {
-      if (v != current || !map.isIdentity())
-        return reject("product read other than through the identity map");
-      readsCurrent = true;
+    if (v == current)
       continue;
-    }
+    AffineMap map = inProductSpace(stage.getMatchingIndexingMap(input));
     if (auto type = dyn_cast<MemRefType>(v.getType())) {
       if (!isa<IntegerType, FloatType>(type.getElementType()))
         return reject("operand element type");
-      if (mayAlias(v, out) && (v != out || !map.isIdentity()))
+      if (mayAlias(v, out) && (v != out || map != outMap))
         return reject("operand overlaps the output");
     } else if (!isa<IntegerType, FloatType>(v.getType())) {
       return reject("non-scalar, non-buffer operand");
@@ -296,8 +321,6 @@ bool EpilogueMatcher::isFusable(linalg::GenericOp stage, Value current) {
                     "reads the row dimensions apart or out of order)");
     views[input] = *view;
   }
-  if (!readsCurrent)
-    return reject("does not read the product");
   for (Operation &op : stage.getRegion().front()) {
     if (!isEpiloguePayloadOp(op))
       return reject("payload op " + op.getName().getStringRef());
@@ -308,36 +331,70 @@ bool EpilogueMatcher::isFusable(linalg::GenericOp stage, Value current) {
   }
   for (auto &entry : views)
     ep.operands[entry.first] = entry.second;
-  return true;
+  return outMap;
+}
+
+/// The ops of the chain: the matmul, C's fill and `stages`.
+SmallVector<Operation *>
+EpilogueMatcher::chainOps(ArrayRef<linalg::GenericOp> stages) {
+  SmallVector<Operation *> ops = {matmul};
+  if (fill)
+    ops.push_back(fill);
+  llvm::append_range(ops, stages);
+  return ops;
+}
+
+/// Per stage, whether the kernel stores its output: the last one's, and an
+/// earlier one's that is read after the chain (or is not a local buffer)
+/// unless the next stage overwrites it in place.
+SmallVector<bool>
+EpilogueMatcher::storedOutputs(ArrayRef<linalg::GenericOp> stages) {
+  SmallVector<Operation *> chain = chainOps(stages);
+  SmallVector<bool> stored;
+  for (auto [i, stage] : llvm::enumerate(stages)) {
+    Value out = outputOf(stage);
+    if (i + 1 == stages.size()) {
+      stored.push_back(true);
+      continue;
+    }
+    bool overwritten = outputOf(stages[i + 1]) == out;
+    stored.push_back(!overwritten &&
+                     (!isLocalBuffer(out) || !onlyUsedBy(out, chain)));
+  }
+  return stored;
 }
 
 /// Whether the kernel still stores the plain product to C: unless C is a
-/// local buffer that only the matmul, its fill and the stages use, or the
-/// chain writes its result into C itself.
+/// local buffer that only the matmul, its fill and the stages use, or a
+/// stage writes C in place (that stage stores C's value, if anyone).
 bool EpilogueMatcher::computeStoreProduct(ArrayRef<linalg::GenericOp> stages) {
-  if (stages.empty() || outputOf(stages.back()) == c)
-    return stages.empty();
-  SmallVector<Operation *> users = {matmul};
-  if (fill)
-    users.push_back(fill);
-  llvm::append_range(users, stages);
-  return !isLocalBuffer(c) || !onlyUsedBy(c, users);
+  if (stages.empty())
+    return true;
+  if (llvm::any_of(stages,
+                   [&](linalg::GenericOp s) { return outputOf(s) == c; }))
+    return false;
+  return !isLocalBuffer(c) || !onlyUsedBy(c, chainOps(stages));
 }
 
-/// The buffers nobody writes any more once `stages` are fused: the
-/// intermediate outputs, and C when the product is not stored and C's
-/// initial value is not read (the fill folded into the accumulators).
+/// The buffers nobody writes any more once `stages` are fused: the outputs
+/// of stages the kernel does not store, and C when neither the product nor
+/// a stage's output is stored to it and its initial value is not read (the
+/// fill folded into the accumulators).
 SmallVector<Value>
 EpilogueMatcher::deadBuffers(ArrayRef<linalg::GenericOp> stages) {
-  SmallVector<Value> dead;
   if (stages.empty())
-    return dead;
-  Value last = outputOf(stages.back());
-  if (last != c && !computeStoreProduct(stages) && ep.init && ep.deadFill)
-    dead.push_back(c);
-  for (linalg::GenericOp stage : stages.drop_back())
-    if (Value v = outputOf(stage);
-        v != last && v != c && !llvm::is_contained(dead, v))
+    return {};
+  SmallVector<bool> stored = storedOutputs(stages);
+  SmallVector<Value> written, kept;
+  if (!computeStoreProduct(stages) && ep.init && ep.deadFill)
+    written.push_back(c);
+  else
+    kept.push_back(c);
+  for (auto [stage, isStored] : llvm::zip_equal(stages, stored))
+    (isStored ? kept : written).push_back(outputOf(stage));
+  SmallVector<Value> dead;
+  for (Value v : written)
+    if (!llvm::is_contained(kept, v) && !llvm::is_contained(dead, v))
       dead.push_back(v);
   return dead;
 }
@@ -382,11 +439,13 @@ bool EpilogueMatcher::canMoveAcross(ArrayRef<linalg::GenericOp> stages) {
   return true;
 }
 
-bool EpilogueMatcher::accept(linalg::GenericOp stage,
-                             ArrayRef<linalg::GenericOp> stages) {
+FailureOr<AffineMap> EpilogueMatcher::accept(linalg::GenericOp stage,
+                                             ArrayRef<linalg::GenericOp> stages,
+                                             AffineMap currentMap) {
   Value current = stages.empty() ? c : outputOf(stages.back());
-  if (!isFusable(stage, current))
-    return false;
+  FailureOr<AffineMap> written = isFusable(stage, current, currentMap);
+  if (failed(written))
+    return failure();
   // The kernel computes C and the earlier outputs in registers: a stage can
   // read them only as the chain's current value (C may not even be stored,
   // and another element of it may be another block's).
@@ -398,20 +457,11 @@ bool EpilogueMatcher::accept(linalg::GenericOp stage,
         llvm::any_of(computed, [&](Value x) { return mayAlias(v, x); })) {
       LLVM_DEBUG(llvm::dbgs() << "consumer not fused: it reads an earlier "
                                  "result of the chain\n");
-      return false;
+      return failure();
     }
   Value out = outputOf(stage);
   SmallVector<linalg::GenericOp> tentative(stages);
   tentative.push_back(stage);
-  // An intermediate output must be a local buffer only the chain uses.
-  if (current != c && out != current &&
-      (!isLocalBuffer(current) ||
-       !onlyUsedBy(current, SmallVector<Operation *>(tentative.begin(),
-                                                     tentative.end())))) {
-    LLVM_DEBUG(llvm::dbgs() << "consumer not fused: the previous stage's "
-                               "output is read elsewhere\n");
-    return false;
-  }
   // Every block writes its tile of the output while others still read A, B
   // and the operands of the stages: no overlap.
   if (out != current) {
@@ -425,10 +475,12 @@ bool EpilogueMatcher::accept(linalg::GenericOp stage,
       if (isa<MemRefType>(v.getType()) && mayAlias(v, out)) {
         LLVM_DEBUG(llvm::dbgs() << "consumer not fused: its output overlaps "
                                    "an operand of the kernel\n");
-        return false;
+        return failure();
       }
   }
-  return canMoveAcross(tentative);
+  if (!canMoveAcross(tentative))
+    return failure();
+  return written;
 }
 
 TensorCoreEpilogue EpilogueMatcher::run() {
@@ -437,6 +489,9 @@ TensorCoreEpilogue EpilogueMatcher::run() {
   SmallVector<linalg::GenericOp> stages;
   Operation *producer = matmul;
   Value current = c;
+  // Where the chain wrote `current`, per element of the product.
+  AffineMap currentMap = AffineMap::getMultiDimIdentityMap(
+      cast<MemRefType>(c.getType()).getRank(), c.getContext());
   // The next stage is the first op after the producer that touches its
   // output; anything else there ends the chain.
   for (Operation *op = producer->getNextNode(); op; op = op->getNextNode()) {
@@ -448,23 +503,23 @@ TensorCoreEpilogue EpilogueMatcher::run() {
       LLVM_DEBUG(llvm::dbgs() << "epilogue ends at " << op->getName() << "\n");
       break;
     }
-    if (!accept(stage, stages))
+    FailureOr<AffineMap> written = accept(stage, stages, currentMap);
+    if (failed(written))
       break;
     stages.push_back(stage);
     current = outputOf(stage);
-    // A permuted output ends the chain: a next stage would iterate over
-    // another space.
-    if (!stage.getMatchingIndexingMap(stage.getDpsInitOperand(0)).isIdentity())
-      break;
+    currentMap = *written;
   }
   ep.storeProduct = computeStoreProduct(stages);
-  // Only the accepted stages' operands (a rejected stage recorded its own).
+  ep.storesOutput = storedOutputs(stages);
+  // Only the accepted stages' operands (a rejected stage recorded its own),
+  // and the outputs of those whose output is stored.
   llvm::DenseMap<OpOperand *, EpilogueOperand> operands;
-  for (linalg::GenericOp stage : stages)
+  for (auto [stage, stored] : llvm::zip_equal(stages, ep.storesOutput))
     for (OpOperand &operand : stage->getOpOperands())
       if (auto it = ep.operands.find(&operand);
           it != ep.operands.end() &&
-          (&operand != stage.getDpsInitOperand(0) || stage == stages.back()))
+          (&operand != stage.getDpsInitOperand(0) || stored))
         operands[&operand] = it->second;
   ep.operands = std::move(operands);
   for (Value v : deadBuffers(stages))
@@ -643,7 +698,9 @@ void TensorCoreEpilogue::applyAndStore(OpBuilder &b, Location loc, Value acc,
   int64_t n = cast<VectorType>(acc.getType()).getDimSize(0);
   auto vectorize = [&](Type t) { return VectorType::get({n}, t); };
   Value current = acc, currentBuffer = product;
-  for (linalg::GenericOp stage : stages) {
+  for (auto [i, s] : llvm::enumerate(stages)) {
+    linalg::GenericOp stage = s;
+    bool stored = storesOutput[i];
     Block &body = stage.getRegion().front();
     IRMapping mapping;
     for (OpOperand *input : stage.getDpsInputOperands()) {
@@ -685,10 +742,10 @@ void TensorCoreEpilogue::applyAndStore(OpBuilder &b, Location loc, Value acc,
     }
     current = lookup(body.getTerminator()->getOperand(0));
     currentBuffer = outputOf(stage);
+    if (stored)
+      storeOutput(b, loc, operands.lookup(stage.getDpsInitOperand(0)), current,
+                  row, col);
   }
-  linalg::GenericOp last = stages.back();
-  storeOutput(b, loc, operands.lookup(last.getDpsInitOperand(0)),
-              current, row, col);
 }
 
 void TensorCoreEpilogue::applyToFragment(OpBuilder &b, Location loc, Value acc,

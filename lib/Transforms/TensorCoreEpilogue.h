@@ -4,12 +4,12 @@
 // tensor-core GEMM kernel (--opsnn-gpu-tensor-core-matmul) folds into
 // itself: a `linalg.fill` of a constant becomes the accumulators' initial
 // value, and a chain of all-parallel `linalg.generic`s reading the product
-// through the identity map (bias, residual, ReLU, GELU, the cast to f16)
-// is applied to the accumulator fragments before they are stored. The
+// (bias, residual, ReLU, GELU, the cast to f16, a layout conversion) is
+// applied to the accumulator fragments before they are stored. The
 // producer is any GEMM whose C is an M x N view of its output: a matmul
 // (C itself) or an NHWC convolution run as an implicit GEMM (N*OH*OW x F),
-// whose consumers iterate over N, OH, OW, F and are read in the same
-// collapsed M x N space. Private to lib/Transforms.
+// whose consumers iterate over N, OH, OW, F (in any order) and are read in
+// the same collapsed M x N space. Private to lib/Transforms.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,19 +50,27 @@ struct TensorCoreEpilogue {
   /// The fill of `init`, when nothing reads C between it and the matmul
   /// (the kernel writes all of C, or nobody reads C any more).
   linalg::FillOp deadFill;
-  /// The elementwise consumers in program order: the first reads C through
-  /// the identity map, each next one the previous one's output. The kernel
-  /// applies their payloads to the fragments and writes the last output
-  /// (the last one may write it through a permutation: its own row indices).
+  /// The elementwise consumers in program order: the first reads C, each
+  /// next one the previous one's output, through a permutation of its
+  /// loops (a consumer that iterates in NCHW order reads an NHWC product
+  /// transposed: its loops are taken in the product's order). The kernel
+  /// applies their payloads to the fragments and writes the outputs in
+  /// `storesOutput`, each through its own map (a permutation: its own row
+  /// indices).
   SmallVector<linalg::GenericOp> stages;
+  /// Per stage: whether the kernel stores its output. Always the last one;
+  /// an earlier one when its buffer is read after the chain (a block's
+  /// output that feeds both the next convolution, cast to f16, and a
+  /// residual add in f32) and no later stage overwrites it in place.
+  SmallVector<bool> storesOutput;
   /// Whether the kernel still stores the plain product to C (C has another
-  /// reader or is not a local buffer).
+  /// reader or is not a local buffer, and no stage writes C in place).
   bool storeProduct = true;
   /// Allocations (and their deallocations) of the buffers nobody writes
   /// any more: C and the intermediate outputs of a chain.
   SmallVector<Operation *> deadBuffers;
   /// The stages' operands in the M x N space: their memref inputs other than
-  /// the chain's current value, and the last stage's output.
+  /// the chain's current value, and the outputs the kernel stores.
   llvm::DenseMap<OpOperand *, EpilogueOperand> operands{};
 
   bool hasStages() const { return !stages.empty(); }
@@ -77,9 +85,9 @@ struct TensorCoreEpilogue {
   Operation *anchor(Operation *matmul) const;
 
   /// Applies the stages to `acc`, a vector<n x f32> of product elements
-  /// (row, col + 0 .. n-1), and stores the result to the last stage's
-  /// output. The other operands are loaded, and the output stored, at the
-  /// indices their M x N maps give.
+  /// (row, col + 0 .. n-1), and stores the outputs in `storesOutput`. The other
+  /// operands are loaded, and the output stored, at the indices their M x N
+  /// maps give.
   void applyAndStore(OpBuilder &b, Location loc, Value acc, Value row,
                      Value col) const;
 

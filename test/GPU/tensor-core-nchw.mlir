@@ -6,8 +6,9 @@
 // into the bias + ReLU that reads it, and the second one's input
 // conversion moves above the zero pad (fewer bytes) and folds into that
 // ReLU's output map, so the pad is one the kernel reads unpadded. What
-// remains is the input's transpose, the tensor-core kernels (bias + ReLU
-// fused into the first one's epilogue) and the output's transpose.
+// remains is the input's transpose and the tensor-core kernels: bias + ReLU
+// fused into the first one's epilogue, and the output's transpose into the
+// second one's (it stores its fragments to NCHW).
 // REQUIRES: ptxas
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true" | %ptxas_check --arch sm_80 --arch sm_90 | FileCheck %s --check-prefix=PTXAS
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true" | FileCheck %s --check-prefix=PTX
@@ -34,16 +35,16 @@
 // LAYOUT: layout.convert %{{.*}} from "NHWC" to "NCHW" : tensor<8x56x56x64xf32> -> tensor<8x64x56x56xf32>
 // LAYOUT-NOT: layout.convert
 
-// Four kernels: the input's transpose; the first convolution with bias,
+// Three kernels: the input's transpose; the first convolution with bias,
 // ReLU and the cast to FP16 in its epilogue (the f32 product is never
 // stored); the second reading its input unpadded (cp.async of 0 source
-// bytes at the border); the output's transpose.
+// bytes at the border) and storing its f32 elements one by one at their
+// NCHW position (8 consecutive pixels of a channel per lane group).
 // PTX: gpu.binary @block_kernel {{.*}}
 // PTX-NOT: mma.sync
 // PTX: gpu.binary @block_kernel_0 {{.*}}mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32{{.*}}max.NaN.f32{{.*}}cvt.rn.f16x2.f32
-// PTX: gpu.binary @block_kernel_1 {{.*}}cp.async.cg.shared.global [{{[^]]*}}], [{{[^]]*}}], 16, %r{{[0-9]+}};{{.*}}mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-// PTX: gpu.binary @block_kernel_2 {{.*}}
-// PTX-NOT: mma.sync
+// PTX: gpu.binary @block_kernel_1 {{.*}}cp.async.cg.shared.global [{{[^]]*}}], [{{[^]]*}}], 16, %r{{[0-9]+}};{{.*}}mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32{{.*}}st.global.b32
+// PTX-NOT: st.global.v
 // PTX-NOT: gpu.binary
 
 // GENERIC-NOT: linalg.conv_2d_nhwc

@@ -121,17 +121,22 @@ func.func @fill_of_an_argument(%a: memref<64x32xf16>, %b: memref<32x64xf16>, %c:
 
 #id = affine_map<(i, j) -> (i, j)>
 
-// The intermediate result of a chain is returned: the chain stops there
-// (the first generic is fused, the second stays).
+// The intermediate result of a chain is returned: the kernel stores both
+// outputs (the first one's value is also the second one's input), and C,
+// which nobody reads any more, goes.
 // CHECK-LABEL: func.func @intermediate_returned
 // CHECK: %[[MID:.+]] = memref.alloc() : memref<64x64xf32>
+// CHECK: %[[D:.+]] = memref.alloc() : memref<64x64xf32>
+// CHECK-NOT: memref.alloc
 // CHECK: gpu.launch
-// CHECK: arith.negf {{.*}} : vector<8xf32>
-// CHECK: vector.store {{.*}}, %[[MID]]
+// CHECK-NOT: vector.transfer_write {{.*}} : vector<16x8xf32>, memref<64x64xf32>
+// CHECK: %[[NEG:.+]] = arith.negf {{.*}} : vector<8xf32>
+// CHECK: vector.store %[[NEG]], %[[MID]]
+// CHECK: %[[EXP:.+]] = math.exp %[[NEG]] : vector<8xf32>
+// CHECK: vector.store %[[EXP]], %[[D]]
 // CHECK: gpu.terminator
-// CHECK: linalg.generic
-// CHECK-SAME: ins(%[[MID]]
-// CHECK: math.exp
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[MID]], %[[D]]
 func.func @intermediate_returned(%a: memref<64x32xf16>, %b: memref<32x64xf16>) -> (memref<64x64xf32>, memref<64x64xf32>) {
   %zero = arith.constant 0.0 : f32
   %c = memref.alloc() : memref<64x64xf32>
@@ -152,6 +157,132 @@ func.func @intermediate_returned(%a: memref<64x32xf16>, %b: memref<32x64xf16>) -
     linalg.yield %e : f32
   }
   return %mid, %d : memref<64x64xf32>, memref<64x64xf32>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// ReLU in place on C, which is returned, then a cast into a buffer of its
+// own: C's value is the ReLU's, stored by the kernel (never the plain
+// product), and the cast is stored to D.
+// CHECK-LABEL: func.func @in_place_then_cast
+// CHECK: %[[C:.+]] = memref.alloc() : memref<64x64xf32>
+// CHECK: %[[D:.+]] = memref.alloc() : memref<64x64xf16>
+// CHECK: gpu.launch
+// CHECK-NOT: vector.transfer_write {{.*}} : vector<16x8xf32>, memref<64x64xf32>
+// CHECK: %[[RELU:.+]] = arith.maximumf {{.*}} : vector<8xf32>
+// CHECK: vector.store %[[RELU]], %[[C]]
+// CHECK: %[[HALF:.+]] = arith.truncf %[[RELU]] : vector<8xf32> to vector<8xf16>
+// CHECK: vector.store %[[HALF]], %[[D]]
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[C]], %[[D]]
+func.func @in_place_then_cast(%a: memref<64x32xf16>, %b: memref<32x64xf16>) -> (memref<64x64xf32>, memref<64x64xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x32xf16>, memref<32x64xf16>) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]}
+      outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f32):
+    %y = arith.maximumf %x, %zero : f32
+    linalg.yield %y : f32
+  }
+  %d = memref.alloc() : memref<64x64xf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<64x64xf32>) outs(%d : memref<64x64xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  }
+  return %c, %d : memref<64x64xf32>, memref<64x64xf16>
+}
+
+// -----
+
+#nchw = affine_map<(n, c, h, w) -> (n, c, h, w)>
+#from_nhwc = affine_map<(n, c, h, w) -> (n, h, w, c)>
+#per_channel = affine_map<(n, c, h, w) -> (c)>
+#nhwc = affine_map<(n, h, w, c) -> (n, h, w, c)>
+#from_nchw = affine_map<(n, h, w, c) -> (n, c, h, w)>
+
+// A batch norm ALTE kept in NCHW after an NHWC convolution: it iterates
+// over (n, c, h, w) and reads the product transposed. The kernel takes its
+// loops in the product's order: the per-channel scale is the column, the
+// NCHW output is stored element by element at (0, col, (row / 8) mod 8,
+// row mod 8). The next stage converts that NCHW value back to NHWC
+// f16 for the next convolution, reading it through the map it was written
+// with: it is the same element, stored as a row of 8 halves. The NCHW
+// output is also returned (a residual reads it): both are stored, the f32
+// product goes.
+// CHECK-DAG: #[[H:.+]] = affine_map<(d0, d1) -> ((d0 floordiv 8) mod 8)>
+// CHECK-DAG: #[[W:.+]] = affine_map<(d0, d1) -> (d0 mod 8)>
+// CHECK-LABEL: func.func @nchw_consumer
+// CHECK-NOT: memref<1x8x8x64xf32>
+// CHECK: %[[NCHW:.+]] = memref.alloc() : memref<1x64x8x8xf32>
+// CHECK: %[[NHWC:.+]] = memref.alloc() : memref<1x8x8x64xf16>
+// CHECK: %[[VIEW:.+]] = memref.collapse_shape %[[NHWC]] {{\[\[}}0, 1, 2], [3]]
+// CHECK: gpu.launch
+// CHECK-NOT: vector.transfer_write {{.*}} : vector<16x8xf32>
+// CHECK: %[[SCALED:.+]] = arith.mulf {{.*}} : vector<8xf32>
+// CHECK: %[[ROWH:.+]] = affine.apply #[[H]]
+// CHECK: %[[ROWW:.+]] = affine.apply #[[W]]
+// CHECK: memref.store {{.*}}, %[[NCHW]][%{{.+}}, %{{.+}}, %[[ROWH]], %[[ROWW]]] : memref<1x64x8x8xf32>
+// CHECK: %[[HALF:.+]] = arith.truncf %[[SCALED]] : vector<8xf32> to vector<8xf16>
+// CHECK: vector.store %[[HALF]], %[[VIEW]][{{.*}}] : memref<64x64xf16>, vector<8xf16>
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[NCHW]], %[[NHWC]]
+func.func @nchw_consumer(%in: memref<1x10x10x32xf16>, %f: memref<3x3x32x64xf16>, %scale: memref<64xf32>)
+    -> (memref<1x64x8x8xf32>, memref<1x8x8x64xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<1x8x8x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x8x8x64xf32>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %f : memref<1x10x10x32xf16>, memref<3x3x32x64xf16>) outs(%c : memref<1x8x8x64xf32>)
+  %bn = memref.alloc() : memref<1x64x8x8xf32>
+  linalg.generic {indexing_maps = [#from_nhwc, #per_channel, #nchw], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %scale : memref<1x8x8x64xf32>, memref<64xf32>) outs(%bn : memref<1x64x8x8xf32>) {
+  ^bb0(%x: f32, %s: f32, %o: f32):
+    %y = arith.mulf %x, %s : f32
+    linalg.yield %y : f32
+  }
+  memref.dealloc %c : memref<1x8x8x64xf32>
+  %next = memref.alloc() : memref<1x8x8x64xf16>
+  linalg.generic {indexing_maps = [#from_nchw, #nhwc], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%bn : memref<1x64x8x8xf32>) outs(%next : memref<1x8x8x64xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  }
+  return %bn, %next : memref<1x64x8x8xf32>, memref<1x8x8x64xf16>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#t = affine_map<(i, j) -> (j, i)>
+
+// A consumer that reads the product through two different maps (x + x^T)
+// needs other elements than the fragment's: it stays.
+// CHECK-LABEL: func.func @product_read_twice
+// CHECK: gpu.launch
+// CHECK: vector.transfer_write {{.*}} : vector<16x8xf32>, memref<64x64xf32>
+// CHECK: gpu.terminator
+// CHECK: linalg.generic
+func.func @product_read_twice(%a: memref<64x32xf16>, %b: memref<32x64xf16>, %d: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x32xf16>, memref<32x64xf16>) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#id, #t, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %c : memref<64x64xf32>, memref<64x64xf32>) outs(%d : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return
 }
 
 // -----
@@ -467,13 +598,17 @@ func.func @permuted_output_column_apart(%p: memref<2x3x64x64xf16>, %v: memref<2x
 #id = affine_map<(i, j) -> (i, j)>
 #t = affine_map<(i, j) -> (j, i)>
 
-// A permuted output must be a buffer of its own, written without being
-// read: transposing the product into itself, or accumulating into a
-// transposed output, stays a consumer.
+// An in-place update that reads and writes the product through the same
+// transposed map is elementwise on it: the kernel takes its loops in the
+// product's order and stores x + x to C. Accumulating into a transposed
+// output of its own (its old value read) stays a consumer.
 // CHECK-LABEL: func.func @transposed_in_place
 // CHECK: gpu.launch
+// CHECK-NOT: vector.transfer_write {{.*}} : vector<16x8xf32>, memref<64x64xf32>
+// CHECK: %[[SUM:.+]] = arith.addf %[[X:.+]], %[[X]] : vector<8xf32>
+// CHECK: vector.store %[[SUM]], %{{.+}}[%{{.+}}, %{{.+}}] : memref<64x64xf32>, vector<8xf32>
 // CHECK: gpu.terminator
-// CHECK: linalg.generic
+// CHECK-NOT: linalg.generic
 func.func @transposed_in_place(%a: memref<64x32xf16>, %b: memref<32x64xf16>) -> memref<64x64xf32> {
   %zero = arith.constant 0.0 : f32
   %c = memref.alloc() : memref<64x64xf32>
