@@ -14,8 +14,18 @@
 // iteration dimensions that forms one GEMM dimension ((n, oh, ow) -> m,
 // (f) -> n) is read together and in order, or not at all. A per-channel
 // bias (f) then reads (n); a residual through the identity map reads the
-// M x N view of its buffer. An operand that reads, say, (ow, oh) would
-// need the row index split back into pixels: it keeps the generic path.
+// M x N view of its buffer. A row dimension read apart from the others,
+// say (ow, oh), is split from the row index ((row floordiv stride) mod
+// size); a column dimension apart keeps the generic path.
+//
+// A consumer may iterate in another order than the product (a batch norm
+// kept in NCHW reads an NHWC product through (n, h, w, c)): its loops are
+// taken in the product's order by composing every map with
+// read^-1 o written, where `read` is how it reads the chain's current value
+// and `written` how the chain wrote it (the identity for C). Its output is
+// then written through a permutation of the product's dimensions, and the
+// next consumer reads it back through that same map. Every output the
+// chain leaves for later readers is stored, not only the last.
 //
 // Where the payload is applied: upstream's convertVectorToNVVMCompatible-
 // MMASync maps only transfers, contractions, splat constants and scf.for

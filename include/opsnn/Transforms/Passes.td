@@ -1614,28 +1614,34 @@ def GPUTensorCoreMatmulPass
     the matmul: a `linalg.fill` of a constant into C becomes the
     accumulators' initial value (C is not read; the fill goes when nothing
     reads C before the matmul), and the chain of elementwise
-    `linalg.generic`s that read the product through the identity map
-    (all-parallel over M x N, an arith/math payload, other operands through
+    `linalg.generic`s that read the product (all-parallel over its
+    dimensions in any order, an arith/math payload, other operands through
     projected permutations: bias, per-row, residual) is applied to the
-    fragments before they are stored, writing the last generic's output
-    instead of C. The last generic may write its own buffer through a
-    permutation of the loops, if it does not read that buffer's old value
-    (attention's context cast to f16 and stored back as [b, s, h, d]): each
-    row is stored at its own indices (row dimensions split from the row
-    index by floordiv/mod), as a vector when the column stays the innermost
-    dimension, else element by element. The kernel then sits where the last generic was; C (and
-    each intermediate buffer) is no longer written or allocated when
-    nothing else uses it. On the GPU the payload is applied to the per-lane
-    stores that the mma.sync conversion produces (it cannot map other ops
-    onto register fragments).
+    fragments before they are stored. A generic that reads the product (or
+    the previous one's output) through a permutation has its loops taken in
+    the product's order: a batch norm kept in NCHW after an NHWC
+    convolution, a transposed ReLU. Each generic's output is written
+    through its own map, if it does not read that buffer's old value (in
+    place: the map it reads it with): each row is stored at its own indices
+    (row dimensions split from the row index by floordiv/mod), as a vector
+    when the column stays the innermost dimension, else element by element
+    (attention's context stored back as [b, s, h, d], an NCHW output). The
+    kernel stores the last generic's output, and an earlier one's when it is
+    read after the chain (an f32 value for a residual beside its f16 cast
+    for the next layer); it sits where the last generic was; C (and each
+    intermediate buffer) is no longer written or allocated when nothing
+    else uses it. On the GPU the payload is applied to the per-lane stores
+    that the mma.sync conversion produces (it cannot map other ops onto
+    register fragments).
 
     The same holds for a convolution on the implicit-GEMM path: the fill of
     its NHWF output folds, and its consumers, which iterate over
     (n, oh, ow, f), are applied in the GEMM's M x N space (M = N*OH*OW rows,
     F columns) through `memref.collapse_shape` views: a per-channel bias
     `(f)` reads column n, a residual through the identity map the M x N view
-    of its buffer. A consumer with an operand that reads the row dimensions
-    apart or out of order (e.g. `(n, ow, oh, f)`, or `(ow)` alone) keeps the
+    of its buffer, one read `(n, ow, oh, f)` its row indices split from the
+    row. A consumer with an operand that reads a column dimension apart
+    from the others (a projection's `(e)` of columns `(h, e)`) keeps the
     generic path.
 
     With `emulate-on-cpu` the same tiles, copies (with the same stage
