@@ -214,13 +214,18 @@ def conv_case(name, group, n, h, w, c, f, k, stride, layout="nhwc", elem="f16",
         filter_layout = "fchw"
     inputs = [(xs, dt), (ws, dt)]
     flops = 2 * n * ho * wo * f * c * k * k
-    if epilogue == "bias_relu":
+    if epilogue in ("bias_relu", "bias_relu_nchw"):
         inputs.append(((f,), np.float32))
         flops += 2 * n * ho * wo * f
+    if epilogue == "bias_relu_nchw":
+        # The epilogue iterates over (n, f, h, w) and writes NCHW: a layer
+        # ALTE left in NCHW after an NHWC convolution.
+        ys = (n, f, ho, wo)
     out = OUT_DTYPE.get(elem, np.float32)
     fl = "" if filter_layout in ("hwcf", "fchw") else "/" + filter_layout.upper()
     shape = (f"N{n} {h}x{w}x{c}->{ho}x{wo}x{f} k{k} s{stride} "
-             f"{layout.upper()}{fl} {elem}->{_elem(out)}" + (" +bias+ReLU" if epilogue else ""))
+             f"{layout.upper()}{fl} {elem}->{_elem(out)}" + (" +bias+ReLU" if epilogue else "")
+             + (" ->NCHW" if epilogue == "bias_relu_nchw" else ""))
     return Case(name, group, "conv", shape, elem,
                 {"layout": layout, "filter": filter_layout, "stride": stride, "k": k,
                  "epilogue": epilogue}, flops, inputs, (ys, out))
@@ -413,6 +418,11 @@ def all_cases():
         gemm_case("bert_ffn1_bias_gelu", "fused", M, 768, 3072, epilogue="bias_gelu"),
         conv_case("r50_s3_3x3_bias_relu", "fused", N, 28, 28, 128, 128, 3, 1,
                   epilogue="bias_relu"),
+        # The same with its result stored NCHW f32 by the epilogue (the
+        # consumer iterates over (n, f, h, w) and reads the NHWC product
+        # transposed): still one kernel, 8 rows of a channel per 32 bytes.
+        conv_case("r50_s3_3x3_bias_relu_nchw", "fused", N, 28, 28, 128, 128, 3, 1,
+                  epilogue="bias_relu_nchw"),
         eltwise_case("eltwise_chain", "fused", (N, 112, 112, 128)),
         eltwise_case("eltwise_chain_f16", "fused", (N, 112, 112, 128), elem="f16"),
         # The same with one element per thread (no vector accesses): the
@@ -581,6 +591,13 @@ def mlir_of(case):
     tys = [_t(s, _elem(d)) for s, d in case.input_specs]
     acc = _elem(case.output_spec[1])
     out_ty = _t(case.output_spec[0], acc)
+    # The named op's result: the output, or for an NCHW epilogue its NHWC
+    # product.
+    nchw_epilogue = case.params.get("epilogue") == "bias_relu_nchw"
+    y_ty = out_ty
+    if nchw_epilogue:
+        n_, f_, h_, w_ = case.output_spec[0]
+        y_ty = _t((n_, h_, w_, f_), acc)
     names = {"conv": ["%x", "%w", "%bias"], "gemm": ["%a", "%b", "%bias"],
              "bgemm": ["%a", "%b"],
              "eltwise": ["%x", "%r"], "rowreduce": ["%x", "%m"], "layout": ["%x"],
@@ -647,8 +664,8 @@ def mlir_of(case):
             f"  return %y : {out_ty}\n}}\n")
     zero = "0" if acc == "i32" else "0.0"
     text += (f"  %zero = arith.constant {zero} : {acc}\n"
-             f"  %empty = tensor.empty() : {out_ty}\n"
-             f"  %acc = linalg.fill ins(%zero : {acc}) outs(%empty : {out_ty}) -> {out_ty}\n")
+             f"  %empty = tensor.empty() : {y_ty}\n"
+             f"  %acc = linalg.fill ins(%zero : {acc}) outs(%empty : {y_ty}) -> {y_ty}\n")
     tf32 = "opsnn.tf32, " if case.dtype == "tf32" else ""
     if case.kind == "bgemm":
         kn = case.params["b_layout"] == "kn"
@@ -696,7 +713,7 @@ def mlir_of(case):
                      f"  }} : {tys[0]} to {x_ty}\n")
         text += (f"  %y = linalg.{op} {{{tf32}strides = dense<{s}> : tensor<2xi64>, "
                  f"dilations = dense<1> : tensor<2xi64>}}\n"
-                 f"      ins({x}, %w : {x_ty}, {tys[1]}) outs(%acc : {out_ty}) -> {out_ty}\n")
+                 f"      ins({x}, %w : {x_ty}, {tys[1]}) outs(%acc : {y_ty}) -> {y_ty}\n")
     elif case.params.get("b_layout") == "nk":
         et = _elem(case.input_specs[0][1])
         integer = acc == "i32"
@@ -725,8 +742,12 @@ def mlir_of(case):
     if not epilogue:
         return text + f"  return %y : {out_ty}\n}}\n"
     body = ("    %s = arith.addf %a0, %a1 : f32\n"
-            + (RELU if epilogue == "bias_relu" else GELU) + "    linalg.yield %o : f32\n")
-    text += _generic("r", ["%y", "%bias"], [out_ty, tys[2]], [ident, channel, ident], rank,
+            + (GELU if epilogue == "bias_gelu" else RELU) + "    linalg.yield %o : f32\n")
+    y_map, bias_map = ident, channel
+    if nchw_epilogue:
+        y_map = f"affine_map<({dims}) -> (d0, d2, d3, d1)>"
+        bias_map = f"affine_map<({dims}) -> (d1)>"
+    text += _generic("r", ["%y", "%bias"], [y_ty, tys[2]], [y_map, bias_map, ident], rank,
                      body, out_ty)
     return text + f"  return %r : {out_ty}\n}}\n"
 
@@ -807,6 +828,8 @@ def reference(case, inputs, tf32_rounding=True):
         return (np.maximum(a[0] * 1.5 + 0.25, 0) + a[1]) * 0.5
     if epi == "bias_relu":
         y = np.maximum(y + a[2], 0)
+    elif epi == "bias_relu_nchw":
+        y = np.maximum(y + a[2], 0).transpose(0, 3, 1, 2)
     elif epi == "bias_gelu":
         v = y + a[2]
         y = 0.5 * v * (1 + np.tanh(0.7978845608028654 * (v + 0.044715 * v ** 3)))
@@ -1047,12 +1070,18 @@ def torch_worker(spec_path):
                         w = ins[1].contiguous(memory_format=mf)
                     b = ins[2].to(x.dtype) if len(ins) > 2 else None
 
-                    def fn(x=x, w=w, b=b):
-                        y = F.conv2d(x, w, b, stride=p["stride"])
-                        return F.relu(y) if p.get("epilogue") else y
+                    nchw_out = p.get("epilogue") == "bias_relu_nchw"
 
-                    def to_ref(y):
+                    def fn(x=x, w=w, b=b, nchw_out=nchw_out):
+                        y = F.conv2d(x, w, b, stride=p["stride"])
+                        y = F.relu(y) if p.get("epilogue") else y
+                        # Stored NCHW f32, as the compiled case stores it.
+                        return y.float().contiguous() if nchw_out else y
+
+                    def to_ref(y, nchw_out=nchw_out):
                         y = y.float()
+                        if nchw_out:
+                            return y
                         return (y.permute(0, 2, 3, 1) if p["layout"] == "nhwc" else y)
                 elif kind == "bgemm" and p.get("heads") == "bshd":
                     # The framework's attention on [b, s, h, d] heads:

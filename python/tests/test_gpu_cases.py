@@ -27,7 +27,8 @@ from opsnn import bench, dashboard
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "bench" / "gpu" / "cases.py"
-SMALLEST = ["r50_s5_3x3", "bert_attn_out", "r50_s3_3x3_bias_relu", "eltwise_chain",
+SMALLEST = ["r50_s5_3x3", "bert_attn_out", "r50_s3_3x3_bias_relu",
+            "r50_s3_3x3_bias_relu_nchw", "eltwise_chain",
             "softmax_den", "r50_s3_3x3_bf16", "r50_s3_3x3_int8"]
 # The roofline peak of each operand type: its tensor-core peak (TOPS for INT8).
 PEAK = {"f16": "fp16", "bf16": "bf16", "tf32": "tf32", "i8": "int8", "f32": "fp32"}
@@ -97,6 +98,15 @@ def test_dry_run_checks_every_case_and_times_none(dry_run):
     assert den["tolerance"] == 1e-5 and den["rel_l2"] < 1e-5
     assert den["ptxas"]["warp_shuffles"] == 5
     assert all(r["ptxas"]["warp_shuffles"] == 0 for r in gpu["cases"] if r is not den)
+    # Bias + ReLU stored NCHW by the epilogue: one kernel as the NHWC case,
+    # the same bytes (f32 out either way), its rows written element by
+    # element instead of as vectors.
+    nhwc, nchw = by_name["r50_s3_3x3_bias_relu"], by_name["r50_s3_3x3_bias_relu_nchw"]
+    assert nchw["shape"].endswith("->NCHW") and nchw["bytes"] == nhwc["bytes"]
+    if ptxas:
+        assert nchw["ptxas"]["kernels"] == nhwc["ptxas"]["kernels"] == 1
+        assert nchw["ptxas"]["tensor_cores"] and nhwc["ptxas"]["tensor_cores"]
+        assert nchw["ptxas"]["spill_bytes"] == 0
     assert gpu["torch"] == "n/a (dry run)"
     assert "floor ms" in table and "cuBLAS/cuDNN ms" in table
 
@@ -186,7 +196,8 @@ def test_torch_worker_agrees_with_the_references(tmp_path, monkeypatch, capsys):
     if py is None:
         pytest.skip("no Python with PyTorch (Debian: python3-torch)")
     cases = load_cases_module()
-    names = ["r50_s3_1x1_down_s2", "r50_s3_3x3_bias_relu", "bert_ffn1_bias_gelu",
+    names = ["r50_s3_1x1_down_s2", "r50_s3_3x3_bias_relu", "r50_s3_3x3_bias_relu_nchw",
+             "bert_ffn1_bias_gelu",
              "r50_s3_3x3_bf16", "bert_ffn1_tf32", "softmax_den", "r50_s3_3x3_int8"]
     # A dry run leaves each checked case's inputs and reference in --work.
     assert cases.main(["--dry-run", "--cpu-check-gflop", "5", "--cases", ",".join(names),
