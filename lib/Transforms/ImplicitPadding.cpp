@@ -118,15 +118,20 @@ struct ReadPadSourceInPayload : OpInterfaceRewritePattern<linalg::LinalgOp> {
       generic = *generalized;
     }
 
-    // Outside the payload: the low padding, as index values (a dynamic one
-    // stays an SSA value).
+    // Outside the payload: the padded dimensions' low padding, as index
+    // values (a dynamic one stays an SSA value).
     Location loc = pad.getLoc();
     rewriter.setInsertionPoint(generic);
     Value source = pad.getSource();
     RankedTensorType sourceType = pad.getSourceType();
-    SmallVector<Value> lows;
-    for (OpFoldResult low : pad.getMixedLowPad())
-      lows.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, low));
+    SmallVector<int64_t> paddedDims;
+    for (int64_t d = 0, e = sourceType.getRank(); d < e; ++d)
+      if (isPaddedDim(pad, d))
+        paddedDims.push_back(d);
+    SmallVector<Value> lows(sourceType.getRank());
+    for (int64_t d : paddedDims)
+      lows[d] = getValueOrCreateConstantIndexOp(rewriter, loc,
+                                                pad.getMixedLowPad()[d]);
     Value paddingValue = pad.getConstantPaddingValue();
 
     // In the payload: the source position, its bounds check and the read.
@@ -145,10 +150,6 @@ struct ReadPadSourceInPayload : OpInterfaceRewritePattern<linalg::LinalgOp> {
     SmallVector<Value> positions =
         affine::expandAffineMap(rewriter, payloadLoc, map, loopIndices).value();
     Value zero = index(0);
-    SmallVector<int64_t> paddedDims;
-    for (int64_t d = 0, e = sourceType.getRank(); d < e; ++d)
-      if (isPaddedDim(pad, d))
-        paddedDims.push_back(d);
     Value inBounds;
     for (int64_t d : paddedDims) {
       positions[d] =
