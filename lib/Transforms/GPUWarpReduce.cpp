@@ -154,8 +154,8 @@ FailureOr<RowReduction> matchRowReduction(linalg::GenericOp op,
   red.op = op;
   red.parallelSizes.assign(ranges.begin(), ranges.end() - 1);
   red.reductionSize = ranges.back();
-  if (red.reductionSize < std::max<int64_t>(minSize, kWarpSize))
-    return reject("reduction shorter than min-reduction-size (or a warp)");
+  if (red.reductionSize < minSize)
+    return reject("reduction shorter than min-reduction-size");
 
   unsigned reductionDim = numLoops - 1;
   for (OpOperand *input : op.getDpsInputOperands()) {
@@ -445,8 +445,9 @@ RowGroup collectRowGroup(const RowReduction &head, bool fuse, int64_t minSize) {
 class RowGroupBuilder {
 public:
   RowGroupBuilder(OpBuilder &b, Location loc, const RowGroup &group,
-                  int64_t width, bool aligned)
-      : b(b), loc(loc), group(group), width(width), aligned(aligned) {}
+                  int64_t width, int64_t lanesPerRow, bool aligned)
+      : b(b), loc(loc), group(group), width(width), lanesPerRow(lanesPerRow),
+        aligned(aligned) {}
 
   Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   int64_t rows() const { return group.head().rows(); }
@@ -520,9 +521,12 @@ public:
     return b.clone(*red.combiner, mapping)->getResult(0);
   }
 
-  /// Lane `lane`'s partial over its elements of the row: the `width`
-  /// elements from lane x width, then those 32 x width further on, ...,
-  /// combined in that order.
+  /// The distance between two vectors of the row that one lane handles.
+  int64_t laneStep() const { return lanesPerRow * width; }
+
+  /// Lane `lane`'s partial over its elements of the row (`lane` counted
+  /// within the row's lanes): the `width` elements from lane x width, then
+  /// those laneStep() further on, ..., combined in that order.
   Value lanePartial(const RowReduction &red, ArrayRef<Value> parallel,
                     Value lane) {
     Value first = laneStart(lane);
@@ -530,7 +534,9 @@ public:
     Value partial = xs.front();
     for (Value x : ArrayRef(xs).drop_front())
       partial = combine(red, x, partial);
-    int64_t step = kWarpSize * width;
+    int64_t step = laneStep();
+    if (rowLength() <= step)
+      return partial; // one vector per lane
     auto loop = scf::ForOp::create(
         b, loc, addConstant(first, step), cst(rowLength()), cst(step),
         ValueRange{partial},
@@ -584,26 +590,30 @@ public:
   /// step, ... of the row.
   void storeElements(linalg::GenericOp op, ArrayRef<Value> parallel,
                      Value first, int64_t step) {
-    scf::ForOp::create(
-        b, loc, first, cst(rowLength()), cst(step), ValueRange{},
-        [&](OpBuilder &, Location, Value k, ValueRange) {
-          SmallVector<Value> values = elements(op, parallel, k);
-          SmallVector<Value> ivs(parallel);
-          ivs.push_back(k);
-          Value out = outputOf(op);
-          SmallVector<Value> indices = indicesOf(
-              op.getMatchingIndexingMap(op.getDpsInitOperand(0)), ivs);
-          if (values.size() == 1) {
-            memref::StoreOp::create(b, loc, values.front(), out, indices);
-          } else {
-            auto type = VectorType::get({int64_t(values.size())},
-                                        values.front().getType());
-            Value vector = vector::FromElementsOp::create(b, loc, type, values);
-            vector::StoreOp::create(b, loc, vector, out, indices,
-                                    /*nontemporal=*/false, alignment(out));
-          }
-          scf::YieldOp::create(b, loc);
-        });
+    auto storeAt = [&](Value k) {
+      SmallVector<Value> values = elements(op, parallel, k);
+      SmallVector<Value> ivs(parallel);
+      ivs.push_back(k);
+      Value out = outputOf(op);
+      SmallVector<Value> indices =
+          indicesOf(op.getMatchingIndexingMap(op.getDpsInitOperand(0)), ivs);
+      if (values.size() == 1) {
+        memref::StoreOp::create(b, loc, values.front(), out, indices);
+        return;
+      }
+      auto type =
+          VectorType::get({int64_t(values.size())}, values.front().getType());
+      Value vector = vector::FromElementsOp::create(b, loc, type, values);
+      vector::StoreOp::create(b, loc, vector, out, indices,
+                              /*nontemporal=*/false, alignment(out));
+    };
+    if (rowLength() <= step)
+      return storeAt(first); // one vector per lane
+    scf::ForOp::create(b, loc, first, cst(rowLength()), cst(step), ValueRange{},
+                       [&](OpBuilder &, Location, Value k, ValueRange) {
+                         storeAt(k);
+                         scf::YieldOp::create(b, loc);
+                       });
   }
 
   Value addConstant(Value v, int64_t c) {
@@ -644,6 +654,9 @@ private:
   Location loc;
   const RowGroup &group;
   int64_t width;
+  /// Lanes that share a row (a power of two dividing the warp); each lane
+  /// has at least one vector of it.
+  int64_t lanesPerRow;
   bool aligned;
   /// This row's results of the group's reductions so far, by output buffer.
   DenseMap<Value, Value> rowValues;
@@ -651,8 +664,9 @@ private:
 
 /// The elements a lane of `group` handles at a time: the most, up to 16
 /// bytes of the narrowest element read or written along the rows, that
-/// divide the row, still give every lane of the warp a whole vector, and
-/// keep every such buffer's rows on the vector's alignment; 1 if none.
+/// divide the row and keep every such buffer's rows on the vector's
+/// alignment; for a row of at least a warp's elements, also leaving every
+/// lane of the warp a whole vector. 1 if none.
 int64_t chooseRowVectorWidth(const RowGroup &group) {
   SmallVector<Value> rowBuffers;
   for (const RowMember &member : group.members) {
@@ -664,68 +678,135 @@ int64_t chooseRowVectorWidth(const RowGroup &group) {
       if (op.getMatchingIndexingMap(&operand).isFunctionOfDim(last))
         rowBuffers.push_back(operand.get());
   }
-  return widestVectorLanes(rowBuffers, group.head().reductionSize, kWarpSize);
+  int64_t length = group.head().reductionSize;
+  return widestVectorLanes(rowBuffers, length,
+                           length >= kWarpSize ? kWarpSize : 1);
 }
 
-/// One warp per row: blocks of `warps` warps, warp w of block b on row
-/// b * warps + w. Each reduction's butterfly leaves its total in every lane
-/// (lane 0 stores it, every lane goes on with it); each elementwise member
-/// has lane l write elements l, l + 32, ... of the row.
+/// The lanes that share a row of `rowLength` elements read `width` at a
+/// time: the whole warp when there is a vector for every lane, else the
+/// most (a power of two) that still get one each, the warp then running
+/// 32 / that many rows side by side (a softmax over 16 tokens: 4 lanes of
+/// 4 f32 per row, 8 rows per warp).
+int64_t chooseLanesPerRow(int64_t rowLength, int64_t width) {
+  int64_t vectors = rowLength / width;
+  if (vectors >= kWarpSize)
+    return kWarpSize;
+  return int64_t(llvm::bit_floor(uint64_t(vectors)));
+}
+
+/// Whether the members' payloads only compute (no memory access of their
+/// own): the lanes of a row past the last run them on a copy of the last
+/// row, and only their stores are skipped.
+bool payloadsOnlyCompute(const RowGroup &group) {
+  return llvm::all_of(group.members, [](const RowMember &member) {
+    linalg::GenericOp op = member.op;
+    return llvm::all_of(op.getRegion().front().without_terminator(),
+                        [](Operation &op) { return isMemoryEffectFree(&op); });
+  });
+}
+
+/// Whether the group's rows fill the warps of `lanesPerRow`-lane rows.
+bool fillsWarps(const RowGroup &group, int64_t lanesPerRow) {
+  return group.head().rows() % (kWarpSize / lanesPerRow) == 0;
+}
+
+/// Blocks of `warps` warps, each warp on 32 / lanesPerRow consecutive rows,
+/// lanesPerRow lanes per row (the whole warp for a row of at least 32
+/// vectors): block b, thread t on row b * warps * (32 / lanesPerRow) + t /
+/// lanesPerRow as its lane t mod lanesPerRow. Each reduction's butterfly
+/// (among the row's lanes) leaves its total in every lane of the row (the
+/// row's lane 0 stores it, every lane goes on with it); each elementwise
+/// member has lane l write elements l, l + lanesPerRow, ... of the row
+/// (vectors of `width`). Warps past the last row skip everything, so the
+/// shuffles see full warps; in the last warp, rows past the last run on a
+/// copy of the last row and store nothing.
 void buildGPUKernel(OpBuilder &b, Location loc, const RowGroup &group,
-                    int64_t warps, int64_t width) {
-  RowGroupBuilder rb(b, loc, group, width, /*aligned=*/true);
+                    int64_t warps, int64_t width, int64_t lanesPerRow) {
+  RowGroupBuilder rb(b, loc, group, width, lanesPerRow, /*aligned=*/true);
   Value one = rb.cst(1);
   int64_t rows = rb.rows();
+  int64_t rowsPerWarp = kWarpSize / lanesPerRow;
+  int64_t rowsPerBlock = warps * rowsPerWarp;
   auto launch = gpu::LaunchOp::create(
-      b, loc, rb.cst(llvm::divideCeil(rows, warps)), one, one,
+      b, loc, rb.cst(llvm::divideCeil(rows, rowsPerBlock)), one, one,
       rb.cst(warps * kWarpSize), one, one);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&launch.getBody().front());
   AffineExpr s0, s1;
   bindSymbols(b.getContext(), s0, s1);
-  Value tid = launch.getThreadIds().x;
-  Value lane = affine::AffineApplyOp::create(
-      b, loc, AffineMap::get(0, 1, s0 % kWarpSize), tid);
-  Value row = affine::AffineApplyOp::create(
-      b, loc, AffineMap::get(0, 2, s0 * warps + s1.floorDiv(kWarpSize)),
-      ValueRange{launch.getBlockIds().x, tid});
-  // Uniform per warp: the shuffles below see all 32 lanes or none.
-  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
-                                        rb.cst(rows));
+  auto apply = [&](AffineExpr e, ValueRange operands) -> Value {
+    return affine::AffineApplyOp::create(
+        b, loc, AffineMap::get(0, operands.size(), e), operands);
+  };
+  Value bid = launch.getBlockIds().x, tid = launch.getThreadIds().x;
+  Value lane = apply(s0 % lanesPerRow, tid);
+  Value row = apply(s0 * rowsPerBlock + s1.floorDiv(lanesPerRow), {bid, tid});
+  // The warp's first row: uniform per warp, so the shuffles below see all
+  // 32 lanes or none.
+  Value warpRow =
+      rowsPerWarp == 1
+          ? row
+          : apply(s0 * rowsPerBlock + s1.floorDiv(kWarpSize) * rowsPerWarp,
+                  {bid, tid});
+  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                        warpRow, rb.cst(rows));
   scf::IfOp::create(b, loc, inRange, [&](OpBuilder &, Location) {
-    SmallVector<Value> parallel = rb.delinearize(row);
+    // Whether this lane's row exists, where the last warp may have rows
+    // past the last (null otherwise); those lanes read the last row.
+    Value rowExists;
+    Value at = row;
+    if (!fillsWarps(group, lanesPerRow)) {
+      rowExists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
+                                        rb.cst(rows));
+      at = arith::MinUIOp::create(b, loc, row, rb.cst(rows - 1));
+    }
+    // Runs `body` where this lane's row exists (and `condition` holds).
+    auto guarded = [&](Value condition, function_ref<void()> body) {
+      if (rowExists)
+        condition = condition
+                        ? arith::AndIOp::create(b, loc, condition, rowExists)
+                        : rowExists;
+      if (!condition)
+        return body();
+      scf::IfOp::create(b, loc, condition, [&](OpBuilder &, Location) {
+        body();
+        scf::YieldOp::create(b, loc);
+      });
+    };
+    auto isLane0 = [&]() -> Value {
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                                   rb.cst(0));
+    };
+    SmallVector<Value> parallel = rb.delinearize(at);
     rb.beginRow();
     for (const RowMember &member : group.members) {
       if (member.kind == RowOpKind::Elementwise) {
-        rb.storeElements(member.op, parallel, rb.laneStart(lane),
-                         kWarpSize * width);
+        guarded(Value(), [&] {
+          rb.storeElements(member.op, parallel, rb.laneStart(lane),
+                           rb.laneStep());
+        });
         continue;
       }
-      auto isLane0 = [&] {
-        return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
-                                     rb.cst(0));
-      };
       if (member.kind == RowOpKind::PerRow) {
         Value result = rb.perRowResult(member.op, parallel);
-        scf::IfOp::create(b, loc, isLane0(), [&](OpBuilder &, Location) {
-          rb.storePerRowResult(member.op, parallel, result);
-          scf::YieldOp::create(b, loc);
-        });
+        guarded(isLane0(),
+                [&] { rb.storePerRowResult(member.op, parallel, result); });
         continue;
       }
       const RowReduction *red = group.reductionOf(member.op);
       Value partial = rb.lanePartial(*red, parallel, lane);
-      for (int32_t offset = kWarpSize / 2; offset > 0; offset /= 2) {
+      // Partners lane ^ offset stay among the row's lanes (lanesPerRow
+      // divides the warp).
+      for (int32_t offset = lanesPerRow / 2; offset > 0; offset /= 2) {
         Value other = gpu::ShuffleOp::create(b, loc, partial, offset,
                                              kWarpSize, gpu::ShuffleMode::XOR)
                           .getShuffleResult();
         partial = rb.combine(*red, other, partial);
       }
       Value result = rb.rowResult(*red, parallel, partial);
-      scf::IfOp::create(b, loc, isLane0(), [&](OpBuilder &, Location) {
-        rb.storePerRowResult(red->op, parallel, result);
-        scf::YieldOp::create(b, loc);
-      });
+      guarded(isLane0(),
+              [&] { rb.storePerRowResult(red->op, parallel, result); });
     }
     scf::YieldOp::create(b, loc);
   });
@@ -738,17 +819,18 @@ void buildGPUKernel(OpBuilder &b, Location loc, const RowGroup &group,
 /// values from before the step), then lane 0's total; elementwise members
 /// over the whole row.
 void buildCPUEmulation(OpBuilder &b, Location loc, const RowGroup &group,
-                       int64_t width) {
+                       int64_t width, int64_t lanesPerRow) {
   // Unaligned: a NumPy view need not be.
-  RowGroupBuilder rb(b, loc, group, width, /*aligned=*/false);
-  Value c0 = rb.cst(0), c1 = rb.cst(1), lanes = rb.cst(kWarpSize);
+  RowGroupBuilder rb(b, loc, group, width, lanesPerRow, /*aligned=*/false);
+  Value c0 = rb.cst(0), c1 = rb.cst(1), lanes = rb.cst(lanesPerRow);
   // One pair of lane buffers per accumulator type.
   DenseMap<Type, std::pair<Value, Value>> laneBuffers;
   for (const RowReduction &red : group.reductions) {
-    Type type = getElementTypeOrSelf(linalg::GenericOp(red.op).getDpsInitOperand(0)->get());
+    Type type = getElementTypeOrSelf(
+        linalg::GenericOp(red.op).getDpsInitOperand(0)->get());
     if (laneBuffers.count(type))
       continue;
-    auto lanesType = MemRefType::get({kWarpSize}, type);
+    auto lanesType = MemRefType::get({lanesPerRow}, type);
     laneBuffers[type] = {memref::AllocaOp::create(b, loc, lanesType),
                          memref::AllocaOp::create(b, loc, lanesType)};
   }
@@ -780,7 +862,7 @@ void buildCPUEmulation(OpBuilder &b, Location loc, const RowGroup &group,
                     lane);
                 scf::YieldOp::create(b, loc);
               });
-          for (int64_t offset = kWarpSize / 2; offset > 0; offset /= 2) {
+          for (int64_t offset = lanesPerRow / 2; offset > 0; offset /= 2) {
             scf::ForOp::create(
                 b, loc, c0, lanes, c1, ValueRange{},
                 [&](OpBuilder &, Location, Value lane, ValueRange) {
@@ -865,10 +947,19 @@ struct GPUWarpReducePass
       OpBuilder b(last);
       Location loc = group.head().op->getLoc();
       int64_t width = vectorize ? chooseRowVectorWidth(group) : 1;
+      int64_t lanesPerRow =
+          chooseLanesPerRow(group.head().reductionSize, width);
+      if (!fillsWarps(group, lanesPerRow) && !payloadsOnlyCompute(group)) {
+        LLVM_DEBUG(llvm::dbgs()
+                   << "row group at " << loc
+                   << ": rows past the last would run a payload that "
+                      "accesses memory: generic path\n");
+        continue;
+      }
       if (emulateOnCPU)
-        buildCPUEmulation(b, loc, group, width);
+        buildCPUEmulation(b, loc, group, width, lanesPerRow);
       else
-        buildGPUKernel(b, loc, group, warpsPerBlock, width);
+        buildGPUKernel(b, loc, group, warpsPerBlock, width, lanesPerRow);
       for (RowMember &member : group.members)
         member.op.erase();
       for (RowReduction &red : group.reductions)

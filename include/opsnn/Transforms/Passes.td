@@ -1752,7 +1752,7 @@ def GPUWarpReducePass
       minimumf/maxnumf/minnumf`, integer add/mul/min/max/and/or/xor;
       floating-point addition is reassociated, as in any parallel
       reduction);
-    - the reduction has at least `min-reduction-size` (and 32) elements.
+    - the reduction has at least `min-reduction-size` (default 2) elements.
 
     Lane l of the warp reads elements l, l+32, ... of its row (consecutive
     lanes, consecutive addresses) and combines them in order; with
@@ -1773,7 +1773,20 @@ def GPUWarpReducePass
     erased (no separate fill kernel, the output written once). Blocks hold
     `warps-per-block` warps (one
     row each; the rows past the last are skipped a whole warp at a time, so
-    the shuffles always see full warps). Softmax, layer norm and mean rows,
+    the shuffles always see full warps).
+
+    Rows shorter than 32 vectors share a warp: V is then the most that
+    divides the row (keeping the alignment), L, the lanes of a row, the most
+    power of two that leaves every lane a vector, and the warp runs 32 / L
+    rows side by side (thread t of block b on row b * warps * 32 / L + t / L
+    as lane t mod L); lane l reads vectors l, l + L, ...; the butterfly is
+    xor L/2, ..., 1 (within the row's aligned lanes); the row's lane 0
+    stores. A softmax over 16 f32 (bert_tiny's attention) is 4 lanes of 4
+    f32 per row, 8 rows per warp, two shuffles per reduction. When the rows
+    leave the last warp partly empty, its lanes past the last row run on a
+    copy of the last row (clamped index) and store nothing, so the shuffles
+    still see the whole warp; a group whose payloads access memory
+    themselves (a gather) is not run that way and keeps the generic path. Softmax, layer norm and mean rows,
     global pooling over the last dimension, and row sums of any layout in
     which the reduced dimension is the last one take this path; the other
     reductions keep the generic one.
@@ -1815,8 +1828,9 @@ def GPUWarpReducePass
     Option<"warpsPerBlock", "warps-per-block", "int64_t", /*default=*/"8",
            "Warps (rows) per thread block, 1..32">,
     Option<"minReductionSize", "min-reduction-size", "int64_t",
-           /*default=*/"32",
-           "Shortest reduction that takes the warp kernel (never below 32)">,
+           /*default=*/"2",
+           "Shortest reduction that takes the warp kernel (shorter rows "
+           "than a warp's vectors share a warp)">,
     Option<"emulateOnCPU", "emulate-on-cpu", "bool", /*default=*/"false",
            "Emit the kernel as sequential loops over rows and lanes (runs "
            "on the CPU) instead of gpu.launch">,

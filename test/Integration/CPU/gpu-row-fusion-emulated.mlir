@@ -7,7 +7,9 @@
 // written out in between (its lanes read back what they wrote: four ops,
 // one kernel), layer norm (mean, variance, normalise with per-column
 // scale and shift), and a consumer that reads the row maxima transposed
-// (another row's value: it stays a kernel of its own). The forms the ONNX
+// (another row's value: it stays a kernel of its own), and a softmax over
+// rows of 12 (shorter than a warp's vectors: 2 lanes a row, 16 rows a
+// warp; lane 0 has vectors 0 and 2, lane 1 vector 1). The forms the ONNX
 // importer gives: gpu-row-fusion-importer-emulated.mlir.
 // RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-warp-reductions}" %s
 // RUN: ops-nn-opt %s --opsnn-lower-to-cpu="emulate-warp-reductions" --mlir-print-ir-after=opsnn-gpu-warp-reduce 2>&1 >/dev/null | FileCheck %s
@@ -15,6 +17,7 @@
 // REF: e = np.exp(in1 - in1.max(axis=1, keepdims=True)); out1 = e / e.sum(axis=1, keepdims=True)
 // REF: mu = in2.mean(axis=1, keepdims=True); var = ((in2 - mu) ** 2).mean(axis=1, keepdims=True); out2 = (in2 - mu) / np.sqrt(var + 1e-5) * in3 + in4
 // REF: out3 = in5 - in5.max(axis=1)[None, :]
+// REF: e = np.exp(in6 - in6.max(axis=1, keepdims=True)); out4 = e / e.sum(axis=1, keepdims=True)
 // TOL: 1e-6
 
 // Every group is one row loop (its reductions' butterflies inside) and
@@ -34,6 +37,10 @@
 // CHECK: arith.xori %{{.*}}, %c16
 // CHECK-NOT: arith.xori %{{.*}}, %c16
 // CHECK: linalg.generic
+// CHECK: memref.alloca() : memref<2xf32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c10 step
+// CHECK-NOT: arith.xori %{{.*}}, %c2{{(_[0-9]+)?}} : index
+// CHECK-COUNT-2: arith.xori %{{.*}}, %c1{{(_[0-9]+)?}} : index
 // CHECK-NOT: linalg.generic
 
 #id = affine_map<(i, j) -> (i, j)>
@@ -41,8 +48,9 @@
 #col = affine_map<(i, j) -> (j)>
 func.func @row_groups(%x0: tensor<16x200xf32>, %x1: tensor<8x96xf32>,
                       %x2: tensor<12x256xf32>, %gamma: tensor<256xf32>, %beta: tensor<256xf32>,
-                      %x3: tensor<64x64xf32>)
-    -> (tensor<16x200xf32>, tensor<8x96xf32>, tensor<12x256xf32>, tensor<64x64xf32>) {
+                      %x3: tensor<64x64xf32>, %x4: tensor<10x12xf32>)
+    -> (tensor<16x200xf32>, tensor<8x96xf32>, tensor<12x256xf32>, tensor<64x64xf32>,
+        tensor<10x12xf32>) {
   %zero = arith.constant 0.0 : f32
   %ninf = arith.constant 0xFF800000 : f32
 
@@ -162,6 +170,35 @@ func.func @row_groups(%x0: tensor<16x200xf32>, %x1: tensor<8x96xf32>,
     %r = arith.subf %a, %m : f32
     linalg.yield %r : f32
   } -> tensor<64x64xf32>
-  return %out0, %out1, %out2, %out3 : tensor<16x200xf32>, tensor<8x96xf32>, tensor<12x256xf32>, tensor<64x64xf32>
+
+  // Softmax over rows of 12.
+  %em4 = tensor.empty() : tensor<10xf32>
+  %fm4 = linalg.fill ins(%ninf : f32) outs(%em4 : tensor<10xf32>) -> tensor<10xf32>
+  %max4 = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x4 : tensor<10x12xf32>) outs(%fm4 : tensor<10xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.maximumf %a, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<10xf32>
+  %es4 = tensor.empty() : tensor<10xf32>
+  %fs4 = linalg.fill ins(%zero : f32) outs(%es4 : tensor<10xf32>) -> tensor<10xf32>
+  %sum4 = linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x4, %max4 : tensor<10x12xf32>, tensor<10xf32>) outs(%fs4 : tensor<10xf32>) {
+  ^bb0(%a: f32, %m: f32, %acc: f32):
+    %d = arith.subf %a, %m : f32
+    %e = math.exp %d : f32
+    %s = arith.addf %e, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<10xf32>
+  %eo4 = tensor.empty() : tensor<10x12xf32>
+  %out4 = linalg.generic {indexing_maps = [#id, #row, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x4, %max4, %sum4 : tensor<10x12xf32>, tensor<10xf32>, tensor<10xf32>) outs(%eo4 : tensor<10x12xf32>) {
+  ^bb0(%a: f32, %m: f32, %s: f32, %o: f32):
+    %d = arith.subf %a, %m : f32
+    %e = math.exp %d : f32
+    %r = arith.divf %e, %s : f32
+    linalg.yield %r : f32
+  } -> tensor<10x12xf32>
+  return %out0, %out1, %out2, %out3, %out4 : tensor<16x200xf32>, tensor<8x96xf32>, tensor<12x256xf32>, tensor<64x64xf32>, tensor<10x12xf32>
 }
 

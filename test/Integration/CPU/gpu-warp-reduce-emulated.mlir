@@ -8,9 +8,11 @@
 // with the output's initial value. A row sum (f32), a row max over the last
 // of three dimensions (-inf fill), a softmax denominator sum(exp(x - m))
 // with a per-row operand, an i32 row sum onto a non-zero initial value, a
-// column sum (reduced dimension not innermost) and a 16-element row (too
-// short) that keep the generic path; an f16 row sum into f32 (8 f16, 16
-// bytes, per lane and access).
+// column sum (reduced dimension not innermost) that keeps the generic path;
+// an f16 row sum into f32 (8 f16, 16 bytes, per lane and access). Rows
+// shorter than 32 vectors share a warp: 16 f32 as 4 lanes of 4 (xor 2, 1),
+// 12 f32 as 2 lanes (lane 0 has vectors 0 and 2), 7 f32 as 4 lanes of one
+// element (lanes 0..2 have two).
 // RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-warp-reductions}" %s
 // RUN: ops-nn-opt %s --opsnn-lower-to-cpu="emulate-warp-reductions" --mlir-print-ir-after=opsnn-gpu-warp-reduce 2>&1 >/dev/null | FileCheck %s
 // RUN: ops-nn-opt %s --opsnn-lower-to-cpu="emulate-warp-reductions" --mlir-print-ir-after=opsnn-gpu-warp-reduce 2>&1 >/dev/null | FileCheck %s --check-prefix=VEC
@@ -21,20 +23,30 @@
 // REF: out4 = in5.sum(axis=0)
 // REF: out5 = in6.sum(axis=1)
 // REF: out6 = in7.sum(axis=1)
+// REF: out7 = in8.max(axis=1)
+// REF: out8 = in9.sum(axis=1)
 // TOL: 1e-6
 
 // Five warp kernels (a butterfly of five xor steps each) whose fills fold
-// into lane 0's store (the i32 sum's 5 included), the column sum and the
-// short rows keep their fill and linalg.generic.
+// into lane 0's store (the i32 sum's 5 included), the column sum keeps its
+// fill and linalg.generic; the short rows' butterflies start at half their
+// lanes.
 // CHECK-LABEL: func.func @reductions
 // CHECK-COUNT-4: arith.xori %{{.*}}, %c16
 // CHECK-NOT: arith.xori %{{.*}}, %c16
 // CHECK: linalg.fill
 // CHECK: linalg.generic
-// CHECK: linalg.fill
-// CHECK: linalg.generic
+// CHECK: memref.alloca() : memref<4xf32>
+// CHECK-NOT: arith.xori %{{.*}}, %c4{{(_[0-9]+)?}} : index
+// CHECK: arith.xori %{{.*}}, %c2{{(_[0-9]+)?}} : index
+// CHECK: memref.alloca() : memref<32xf32>
 // CHECK: arith.xori %{{.*}}, %c16
-// CHECK-NOT: arith.xori %{{.*}}, %c16
+// CHECK: memref.alloca() : memref<4xf32>
+// CHECK-NOT: arith.xori %{{.*}}, %c4{{(_[0-9]+)?}} : index
+// CHECK: arith.xori %{{.*}}, %c2{{(_[0-9]+)?}} : index
+// CHECK: memref.alloca() : memref<2xf32>
+// CHECK-NOT: arith.xori %{{.*}}, %c2{{(_[0-9]+)?}} : index
+// CHECK: arith.xori %{{.*}}, %c1{{(_[0-9]+)?}} : index
 // CHECK-NOT: linalg.generic
 // CHECK-NOT: linalg.fill
 
@@ -43,7 +55,10 @@
 // VEC: vector.load {{.*}} : memref<4x6x256xf32>, vector<4xf32>
 // VEC: vector.load {{.*}} : memref<16x200xf32>, vector<4xf32>
 // VEC: vector.load {{.*}} : memref<8x64xi32>, vector<2xi32>
+// VEC: vector.load {{.*}} : memref<12x16xf32>, vector<4xf32>
 // VEC: vector.load {{.*}} : memref<4x512xf16>, vector<8xf16>
+// VEC: memref.load {{.*}} : memref<10x7xf32>
+// VEC: vector.load {{.*}} : memref<6x12xf32>, vector<4xf32>
 
 #id2 = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (i)>
@@ -54,9 +69,10 @@
 func.func @reductions(%x0: tensor<64x100xf32>, %x1: tensor<4x6x256xf32>,
                       %x2: tensor<16x200xf32>, %m2: tensor<16xf32>,
                       %x3: tensor<8x64xi32>, %x4: tensor<96x24xf32>,
-                      %x5: tensor<12x16xf32>, %x6: tensor<4x512xf16>)
+                      %x5: tensor<12x16xf32>, %x6: tensor<4x512xf16>,
+                      %x7: tensor<10x7xf32>, %x8: tensor<6x12xf32>)
     -> (tensor<64xf32>, tensor<4x6xf32>, tensor<16xf32>, tensor<8xi32>, tensor<24xf32>, tensor<12xf32>,
-        tensor<4xf32>) {
+        tensor<4xf32>, tensor<10xf32>, tensor<6xf32>) {
   %zero = arith.constant 0.0 : f32
   %ninf = arith.constant 0xFF800000 : f32
   %five = arith.constant 5 : i32
@@ -126,5 +142,23 @@ func.func @reductions(%x0: tensor<64x100xf32>, %x1: tensor<4x6x256xf32>,
     %s = arith.addf %w, %acc : f32
     linalg.yield %s : f32
   } -> tensor<4xf32>
-  return %sum, %max, %den, %isum, %colsum, %short, %hsum : tensor<64xf32>, tensor<4x6xf32>, tensor<16xf32>, tensor<8xi32>, tensor<24xf32>, tensor<12xf32>, tensor<4xf32>
+
+  %e7 = tensor.empty() : tensor<10xf32>
+  %f7 = linalg.fill ins(%ninf : f32) outs(%e7 : tensor<10xf32>) -> tensor<10xf32>
+  %max7 = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x7 : tensor<10x7xf32>) outs(%f7 : tensor<10xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.maximumf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<10xf32>
+
+  %e8 = tensor.empty() : tensor<6xf32>
+  %f8 = linalg.fill ins(%zero : f32) outs(%e8 : tensor<6xf32>) -> tensor<6xf32>
+  %sum12 = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x8 : tensor<6x12xf32>) outs(%f8 : tensor<6xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<6xf32>
+  return %sum, %max, %den, %isum, %colsum, %short, %hsum, %max7, %sum12 : tensor<64xf32>, tensor<4x6xf32>, tensor<16xf32>, tensor<8xi32>, tensor<24xf32>, tensor<12xf32>, tensor<4xf32>, tensor<10xf32>, tensor<6xf32>
 }
