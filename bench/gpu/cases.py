@@ -29,7 +29,9 @@ Cases (batch 8; f16 operands accumulate in f32 and give f32 results):
   over the same rows (max, sum of exp(x - max), exp(x - max) / sum: three
   linalg ops, one kernel with fuse-row-ops) and BERT's layer norm over
   1024 rows of 768 with per-column scale and shift (mean, variance,
-  normalise: one kernel).
+  normalise: one kernel); a softmax over 65536 rows of 16 (attention over
+  16 tokens: 8 rows a warp, 4 lanes of 4 f32 a row, two shuffles per
+  reduction) beside the same on the generic path (warp-reductions=false).
   Other tensor-core types: the FFN-1 GEMM in BF16 (bf16 x bf16 -> f32), in
   TF32 (f32 operands, the op marked `opsnn.tf32`, so the pipeline needs no
   tensor-core-tf32) and in INT8 (i8 x i8 -> i32); the 28x28x128 3x3 conv
@@ -446,6 +448,12 @@ def all_cases():
         rowreduce_case("softmax_den", "fused", 4096, 1024),
         rownorm_case("softmax", "fused", "softmax", 4096, 1024),
         rownorm_case("bert_layernorm", "fused", "layernorm", M, 768),
+        # Attention rows shorter than a warp (the 16 tokens of the zoo's
+        # bert_tiny): 8 rows a warp, 4 lanes of 4 f32 a row; its twin on
+        # the generic path (max, exp-sum and division kernels).
+        rownorm_case("softmax_short", "fused", "softmax", 65536, 16),
+        rownorm_case("softmax_short_generic", "fused", "softmax", 65536, 16,
+                     pipeline_options="warp-reductions=false"),
         # One element per lane and access: the warp kernels' vector
         # accesses, side by side.
         rownorm_case("softmax_scalar", "fused", "softmax", 4096, 1024,
@@ -483,6 +491,8 @@ COMPARISONS = [
      "softmax rows: vector accesses vs one element per lane"),
     ("bert_layernorm", "bert_layernorm_scalar", 1.0,
      "layer norm rows: vector accesses vs one element per lane"),
+    ("softmax_short", "softmax_short_generic", 1.0,
+     "softmax over 16-element rows: shared warps vs the generic path"),
     # Coalesced on both sides must beat coalesced on one.
     ("r50_input_to_nhwc_f16", "r50_input_to_nhwc_f16_untiled", 1.0,
      "NCHW f32 -> NHWC f16: shared-memory tiles vs one thread per element"),
