@@ -12,7 +12,9 @@ same input), half the graphs with their GEMMs and convolutions on the
 target's tensor-core kernel emulated on the CPU (emulate-tensor-core-matmul),
 half (independently) with the rest as the GPU's generic path's loops
 (emulate-gpu-loops: fused, elementwise ones with vector accesses),
-and the outputs must agree within the precision's tolerance.
+half (independently) with their row reductions (the softmax over 3..16
+classes: rows shorter than a warp) on the GPU's warp kernel
+(emulate-warp-reductions), and the outputs must agree within the precision's tolerance.
 A crash, a verifier error or a mismatch is a failure: the module, its inputs
 and the command are kept under --failures.
 
@@ -296,6 +298,9 @@ def check_one(args, index, rng, work):
     # what is left as the GPU's generic path does: fused parallel loops,
     # elementwise ones widened to vector accesses.
     config["gpu_loops"] = bool(rng.random() < 0.5)
+    # Half (drawn after those) run their row reductions as the GPU's
+    # warp kernel: lanes, butterfly and row groups.
+    config["warp_reductions"] = bool(rng.random() < 0.5)
     options = "target=%s layouts=%s precision=%s" % (
         config["target"], str(config["layouts"]).lower(), precision)
     lowering_options = []
@@ -303,6 +308,8 @@ def check_one(args, index, rng, work):
         lowering_options.append("emulate-tensor-core-matmul=%s" % config["target"])
     if config["gpu_loops"]:
         lowering_options.append("emulate-gpu-loops")
+    if config["warp_reductions"]:
+        lowering_options.append("emulate-warp-reductions")
     lowering = "opsnn-lower-to-cpu"
     if lowering_options:
         lowering += "{%s}" % " ".join(lowering_options)
