@@ -326,6 +326,18 @@ def test_untiled_twins_differ_only_in_tiled_transposes(tmp_path):
         assert (tiled["shared_bytes"], untiled["shared_bytes"]) == (32 * 33 * 2, 0)
 
 
+def test_short_softmax_rows_share_warps(tmp_path):
+    """softmax_short (rows of 16 f32) is one warp kernel: 8 rows a warp, 4
+    lanes a row, so each of its two reductions is two xor shuffles; its
+    _generic twin (warp-reductions=false) has no shuffle and more kernels."""
+    shared, generic = check_twins(tmp_path, "softmax_short", "softmax_short_generic",
+                                  "warp-reductions=false")
+    if shared.get("kernels") is not None:
+        assert shared["kernels"] == 1 and generic["kernels"] > 1
+        assert (shared["warp_shuffles"], generic["warp_shuffles"]) == (4, 0)
+        assert shared["spill_bytes"] == 0
+
+
 def test_operand_types_as_the_kernel_sees_them():
     """BF16 bit patterns rounded to nearest even, TF32 truncated, and the
     modules in the types (and with the attribute) the kernels key on."""
