@@ -708,9 +708,8 @@ void TensorCoreEpilogue::applyAndStore(OpBuilder &b, Location loc, Value acc,
   int64_t n = cast<VectorType>(acc.getType()).getDimSize(0);
   auto vectorize = [&](Type t) { return VectorType::get({n}, t); };
   Value current = acc, currentBuffer = product;
-  for (auto [i, s] : llvm::enumerate(stages)) {
+  for (auto [s, stored] : llvm::zip_equal(stages, storesOutput)) {
     linalg::GenericOp stage = s;
-    bool stored = storesOutput[i];
     Block &body = stage.getRegion().front();
     IRMapping mapping;
     for (OpOperand *input : stage.getDpsInputOperands()) {
