@@ -14,7 +14,10 @@ half (independently) with the rest as the GPU's generic path's loops
 (emulate-gpu-loops: fused, elementwise ones with vector accesses),
 half (independently) with their row reductions (the softmax over 3..16
 classes: rows shorter than a warp) on the GPU's warp kernel
-(emulate-warp-reductions), and the outputs must agree within the precision's tolerance.
+(emulate-warp-reductions), half (independently) of the tensor-core ones
+with their convolutions' channels left unpadded (the kernel's im2col element
+copies: emulate-tensor-core-pad-channels=false), and the outputs must agree
+within the precision's tolerance.
 A crash, a verifier error or a mismatch is a failure: the module, its inputs
 and the command are kept under --failures.
 
@@ -301,11 +304,16 @@ def check_one(args, index, rng, work):
     # Half (drawn after those) run their row reductions as the GPU's
     # warp kernel: lanes, butterfly and row groups.
     config["warp_reductions"] = bool(rng.random() < 0.5)
+    # Half (drawn after those) leave the convolutions' channels unpadded:
+    # the tensor-core kernel copies their im2col rows element by element.
+    config["pad_channels"] = bool(rng.random() < 0.5)
     options = "target=%s layouts=%s precision=%s" % (
         config["target"], str(config["layouts"]).lower(), precision)
     lowering_options = []
     if config["tensor_cores"]:
         lowering_options.append("emulate-tensor-core-matmul=%s" % config["target"])
+        if not config["pad_channels"]:
+            lowering_options.append("emulate-tensor-core-pad-channels=false")
     if config["gpu_loops"]:
         lowering_options.append("emulate-gpu-loops")
     if config["warp_reductions"]:

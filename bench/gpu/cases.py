@@ -200,7 +200,7 @@ def _elem(dtype):
 
 
 def conv_case(name, group, n, h, w, c, f, k, stride, layout="nhwc", elem="f16",
-              epilogue=None, filter_layout="hwcf"):
+              epilogue=None, filter_layout="hwcf", pipeline_options=""):
     """A k x k convolution, same padding for k > 1 (the input is given
     padded: the importer's pad is a separate op), NHWC with an HWCF or FHWC
     filter, or NCHW/FCHW."""
@@ -230,7 +230,8 @@ def conv_case(name, group, n, h, w, c, f, k, stride, layout="nhwc", elem="f16",
              + (" ->NCHW" if epilogue == "bias_relu_nchw" else ""))
     return Case(name, group, "conv", shape, elem,
                 {"layout": layout, "filter": filter_layout, "stride": stride, "k": k,
-                 "epilogue": epilogue}, flops, inputs, (ys, out))
+                 "epilogue": epilogue}, flops, inputs, (ys, out),
+                pipeline_options=pipeline_options)
 
 
 def depthwise_case(name, group, n, h, w, c, k, stride, layout="nhwc", elem="f16",
@@ -370,8 +371,13 @@ def all_cases():
     return [
         # The stem: 3 image channels, padded to 8 for the tensor-core
         # kernel (--opsnn-pad-conv-channels: two small pad kernels each for
-        # the input and the filter, an argument here, are in the time).
+        # the input and the filter, an argument here, are in the time;
+        # K = 7*7*8).
         conv_case("r50_stem_7x7_s2", "resnet50", N, 224, 224, 3, 64, 7, 2),
+        # Its twin with nothing padded: one kernel, the im2col rows copied
+        # element by element (2-byte loads, K = 7*7*3 = 147).
+        conv_case("r50_stem_7x7_s2_unpadded", "resnet50", N, 224, 224, 3, 64, 7, 2,
+                  pipeline_options="tensor-core-pad-channels=false"),
         conv_case("r50_s2_3x3", "resnet50", N, 56, 56, 64, 64, 3, 1),
         conv_case("r50_s3_3x3", "resnet50", N, 28, 28, 128, 128, 3, 1),
         conv_case("r50_s4_3x3", "resnet50", N, 14, 14, 256, 256, 3, 1),
@@ -475,6 +481,11 @@ def all_cases():
 
 # (fast case, slow case, goal ratio of their times, what it compares)
 COMPARISONS = [
+    # Not known which wins: 8/3 fewer MACs and no pad kernels against
+    # 2-byte loads with per-element index arithmetic in the K loop. The
+    # pipeline's tensor-core-pad-channels default should follow this ratio.
+    ("r50_stem_7x7_s2_unpadded", "r50_stem_7x7_s2", 1.0,
+     "ResNet stem (C = 3): im2col element copies (K = 147) vs zero channels (K = 392)"),
     ("r50_s2_3x3", "r50_s2_3x3_nchw_f32", 2.0, "NHWC FP16 vs NCHW FP32 speed-up"),
     ("mbv2_dw_3x3_s2", "mbv2_dw_3x3_s2_nchw_f32", 2.0,
      "depthwise: NHWC FP16 vs NCHW FP32 speed-up"),

@@ -15,7 +15,8 @@ fused parallel loops; emulate-tensor-core-matmul, emulate-warp-reductions)
 for the check.
 
 Usage: bench/gpu/zoo_transformers.py [--repeat N] [--dry-run] [--models a,b]
-                                    [--variants generic,tensor-cores,mixed-fp16,t4-mixed-fp16]
+                                    [--variants generic,tensor-cores,mixed-fp16,t4-mixed-fp16,
+                                                mixed-fp16-unpadded]
 Prints one line per model and variant: kernels (how many of them are
 tensor-core kernels: PTX with mma.sync; and how many of the others use
 vector global accesses: ld/st.global.v2/.v4), rel. L2 vs onnxruntime, kernel
@@ -49,6 +50,10 @@ VARIANTS = {
     # cp.async); not among the default --variants.
     "t4-mixed-fp16": "opsnn-optimize{target=t4 precision=mixed-fp16},"
                      "opsnn-lower-to-nvvm{chip=sm_75 format=ptx tensor-cores=true}",
+    # mixed-fp16 with the image convolution's 3 channels left unpadded (the
+    # kernel's im2col element copies); not among the default --variants.
+    "mixed-fp16-unpadded": MIXED + "opsnn-lower-to-nvvm{chip=sm_80 format=ptx "
+                                   "tensor-cores=true tensor-core-pad-channels=false}",
 }
 # Without a GPU, the tensor-core variants' algorithms on the CPU.
 EMULATED = {
@@ -60,6 +65,9 @@ EMULATED = {
     "t4-mixed-fp16": "opsnn-optimize{target=t4 precision=mixed-fp16},"
                      "opsnn-lower-to-cpu{emulate-gpu-loops emulate-warp-reductions "
                      "emulate-tensor-core-matmul=t4}",
+    "mixed-fp16-unpadded": MIXED + "opsnn-lower-to-cpu{emulate-gpu-loops "
+                                   "emulate-warp-reductions emulate-tensor-core-matmul=a100 "
+                                   "emulate-tensor-core-pad-channels=false}",
 }
 
 

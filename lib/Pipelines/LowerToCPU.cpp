@@ -37,7 +37,8 @@ void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createTileAndVectorizeCPUPass());
   if (!options.emulateTensorCoreMatmul.empty())
     addTensorCoreOperandStage(pm, options.emulateTensorCoreTF32,
-                              options.emulateTensorCoreMatmul);
+                              options.emulateTensorCoreMatmul,
+                              options.emulateTensorCorePadChannels);
   // The GPU pipeline's padding, read through bounds checks.
   if (options.emulateGPULoops && options.emulateImplicitPadding)
     addImplicitPaddingStage(

@@ -124,7 +124,8 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
   // Narrowing casts stay out of contractions: GEMMs read f16/bf16.
   addLowerToLinalgStage(pm, /*fuseNarrowingCasts=*/false);
   if (options.tensorCores)
-    addTensorCoreOperandStage(pm, options.tensorCoreTF32, tensorCoreTarget);
+    addTensorCoreOperandStage(pm, options.tensorCoreTF32, tensorCoreTarget,
+                              options.tensorCorePadChannels);
   // Pools and depthwise convolutions read their padding through bounds
   // checks: no fill and copy kernels for a padded buffer.
   if (options.implicitPadding)

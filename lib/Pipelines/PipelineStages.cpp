@@ -50,13 +50,15 @@ void mlir::opsnn::addTensorCoreConvLayoutStage(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createPropagateLayoutsPass());
 }
 
-void mlir::opsnn::addTensorCoreOperandStage(OpPassManager &pm,
-                                             bool allowTF32,
-                                             llvm::StringRef targetName) {
-  PadConvChannelsPassOptions padChannels;
-  padChannels.allowTF32 = allowTF32;
-  padChannels.targetName = targetName.str();
-  pm.addNestedPass<func::FuncOp>(createPadConvChannelsPass(padChannels));
+void mlir::opsnn::addTensorCoreOperandStage(OpPassManager &pm, bool allowTF32,
+                                            llvm::StringRef targetName,
+                                            bool padChannels) {
+  if (padChannels) {
+    PadConvChannelsPassOptions options;
+    options.allowTF32 = allowTF32;
+    options.targetName = targetName.str();
+    pm.addNestedPass<func::FuncOp>(createPadConvChannelsPass(options));
+  }
   std::optional<TargetDescription> target = lookupTarget(targetName);
   std::optional<TensorCoreISA> isa =
       target ? getTensorCoreISA(*target) : std::nullopt;

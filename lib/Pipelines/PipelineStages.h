@@ -35,11 +35,13 @@ void addTensorCoreConvLayoutStage(OpPassManager &pm, bool allowTF32,
 
 /// After addLowerToLinalgStage in the tensor-core pipelines, before
 /// bufferization: the operands the kernel of `targetName` reads prepared on
-/// tensors. C = 3 convolutions get zero channels (--opsnn-pad-conv-channels,
-/// f32 ones with `allowTF32`) and, where the chip has INT8 tensor cores,
-/// constant INT8 weights are stored N x K (--opsnn-transpose-int8-weights).
+/// tensors. With `padChannels`, C = 3 convolutions get zero channels
+/// (--opsnn-pad-conv-channels, f32 ones with `allowTF32`; otherwise the
+/// kernel copies their im2col rows element by element) and, where the chip
+/// has INT8 tensor cores, constant INT8 weights are stored N x K
+/// (--opsnn-transpose-int8-weights).
 void addTensorCoreOperandStage(OpPassManager &pm, bool allowTF32,
-                               llvm::StringRef targetName);
+                               llvm::StringRef targetName, bool padChannels);
 
 /// The generic GPU path's padded operands read through bounds checks
 /// (--opsnn-implicit-padding) instead of a filled and copied padded buffer;

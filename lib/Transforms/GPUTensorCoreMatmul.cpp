@@ -639,17 +639,18 @@ private:
   /// (it zero-fills the rest), or a select on the CPU and for transposed
   /// copies; the indices are clamped to 0 so that no address outside the
   /// source is formed. With `elementCopies` (a source whose rows are not
-  /// whole 16-byte copies; not an implicit matrix) each chunk is copied
-  /// element by element, plain loads and stores, every element checked
-  /// against the edges on its own.
+  /// whole 16-byte copies: an explicit matrix, or a convolution's im2col
+  /// matrix whose C is not) each chunk is copied element by element, plain
+  /// loads and stores, every element checked against the edges and the
+  /// source bounds on its own.
   void copyTile(Value tid, Value src, Value dst, Value stage, int64_t rows,
                 int64_t cols, Value row0, Value col0,
                 const MatrixEdges &edges = {},
                 ArrayRef<AffineMap> srcMaps = {},
                 bool transposeIntoTile = false,
                 ArrayRef<int64_t> srcBounds = {}, bool elementCopies = false) {
-    assert((!elementCopies || (srcMaps.empty() && !edges.clampCols)) &&
-           "element copies of an explicit matrix, zeros past its columns");
+    assert((!elementCopies || (edges.zeroCols && !edges.clampCols)) &&
+           "element copies: zeros past the matrix's columns");
     int64_t copyWidth = copyElements();
     // A transposed copy (of 8-bit elements) takes 4 x 4 blocks: four 4-byte
     // loads along the source's rows, four 4-byte stores along the tile's
@@ -712,13 +713,20 @@ private:
                 b, loc, arith::CmpIPredicate::slt, srcColE, cst(edges.zeroCols));
             if (inRows)
               inBounds = arith::AndIOp::create(b, loc, inRows, inBounds);
+            SmallVector<Value> srcIndices = {srcRow, srcColE};
+            if (!srcMaps.empty()) {
+              srcIndices = llvm::map_to_vector(srcMaps, [&](AffineMap map) {
+                return apply(map.getResult(0), {srcRow, srcColE});
+              });
+              if (Value inSource = boundsPredicate(srcIndices, srcBounds))
+                inBounds = arith::AndIOp::create(b, loc, inBounds, inSource);
+            }
             auto ifOp = scf::IfOp::create(
                 b, loc, inBounds,
                 [&](OpBuilder &nested, Location) {
-                  scf::YieldOp::create(
-                      nested, loc,
-                      ValueRange{memref::LoadOp::create(
-                          nested, loc, src, ValueRange{srcRow, srcColE})});
+                  scf::YieldOp::create(nested, loc,
+                                       ValueRange{memref::LoadOp::create(
+                                           nested, loc, src, srcIndices)});
                 },
                 [&](OpBuilder &nested, Location) {
                   scf::YieldOp::create(nested, loc, ValueRange{pad});
@@ -839,6 +847,19 @@ private:
   /// bound.
   Value clampToBounds(SmallVectorImpl<Value> &indices,
                       ArrayRef<int64_t> bounds, bool nonNegative = false) {
+    Value inBounds = boundsPredicate(indices, bounds, nonNegative);
+    if (!inBounds)
+      return nullptr;
+    for (auto [index, bound] : llvm::zip(indices, bounds))
+      if (bound)
+        index = arith::SelectOp::create(b, loc, inBounds, index, cst(0));
+    return inBounds;
+  }
+
+  /// Whether `indices` lie in `bounds` (see clampToBounds), null when there
+  /// are no bounds.
+  Value boundsPredicate(ArrayRef<Value> indices, ArrayRef<int64_t> bounds,
+                        bool nonNegative = false) {
     Value inBounds;
     for (auto [index, bound] : llvm::zip(indices, bounds)) {
       if (!bound)
@@ -854,11 +875,6 @@ private:
       inBounds =
           inBounds ? arith::AndIOp::create(b, loc, inBounds, both) : both;
     }
-    if (!inBounds)
-      return nullptr;
-    for (auto [index, bound] : llvm::zip(indices, bounds))
-      if (bound)
-        index = arith::SelectOp::create(b, loc, inBounds, index, cst(0));
     return inBounds;
   }
 
@@ -951,11 +967,17 @@ static FailureOr<TensorCoreMatmul> matchTensorCoreConv(linalg::LinalgOp op,
                       conv->gemmM(), conv->gemmN(), conv->gemmK(),
                       conv->elementType};
   mm.bTransposed = conv->filterFirst;
-  // An HWCF filter is the K x F matrix B: with F not whole 16-byte copies
-  // (a 5-filter convolution) its rows are copied element by element, as a
-  // matmul's B is (16-byte chunks would run into the next row).
-  mm.bElementCopies =
-      !mm.bTransposed && mm.n % copyElements(mm.elementBytes()) != 0;
+  // C not whole 16-byte copies (an image's 3 channels): A's chunks would
+  // cross filter taps, so its elements are copied one by one, each from
+  // its own tap; an FHWC filter's rows (K of them) are not whole chunks
+  // either. An HWCF filter is the K x F matrix B: with F not whole 16-byte
+  // copies (a 5-filter convolution) its rows are copied element by
+  // element, as a matmul's B is (16-byte chunks would run into the next
+  // row).
+  mm.aElementCopies = !conv->wholeCopies;
+  mm.bElementCopies = mm.bTransposed
+                          ? !conv->wholeCopies
+                          : mm.n % copyElements(mm.elementBytes()) != 0;
   mm.conv = *conv;
   // The consumers iterate over (n, oh, ow, f): rows (n, oh, ow), columns f.
   mm.epilogue = matchTensorCoreEpilogue(op, conv->output, {{0, 1, 2}, {3}});

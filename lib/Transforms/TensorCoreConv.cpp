@@ -122,10 +122,10 @@ mlir::opsnn::matchImplicitGemmConv(linalg::LinalgOp op, bool allowTF32) {
       (conv.outW - 1) * conv.strideW + (conv.kernelW - 1) * conv.dilationW >=
           in[2])
     return reject("inconsistent shapes");
-  if (conv.channels %
-      copyElements(conv.elementType.getIntOrFloatBitWidth() / 8))
-    return reject("C is not a multiple of 16 bytes (a 16-byte im2col chunk "
-                  "would cross a filter tap)");
+  conv.wholeCopies =
+      conv.channels %
+          copyElements(conv.elementType.getIntOrFloatBitWidth() / 8) ==
+      0;
   return conv;
 }
 

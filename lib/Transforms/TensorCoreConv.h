@@ -4,11 +4,12 @@
 // matmul) runs as an implicit GEMM: M = N*OH*OW output pixels, N = F
 // filters, K = KH*KW*C. The output and the filter are row-major matrices
 // already (collapse_shape views); the A operand is the im2col matrix, never
-// materialized: the kernel's 16-byte copies read it straight from the NHWC
-// input through the index maps below. A zero-padded input (what a
-// tensor.pad bufferizes to: a zero fill, then a copy of the data into the
-// interior) is read unpadded, with the taps outside it as zeros: the
-// padded buffer, its fill and its copy go. Private to lib/Transforms.
+// materialized: the kernel's 16-byte copies (element copies when C is not
+// whole 16-byte chunks) read it straight from the NHWC input through the
+// index maps below. A zero-padded input (what a tensor.pad bufferizes to:
+// a zero fill, then a copy of the data into the interior) is read
+// unpadded, with the taps outside it as zeros: the padded buffer, its fill
+// and its copy go. Private to lib/Transforms.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,10 +23,9 @@
 
 namespace mlir::opsnn {
 
-/// An unpadded 2-D NHWC convolution, input and filter of one element type
-/// (f16, bf16, or f32 run as TF32), f32 output, on static identity-layout
-/// buffers, with C a multiple of the elements in 16 bytes (8, or 4 for f32:
-/// a 16-byte chunk of the im2col row never crosses a (kh, kw) boundary).
+/// A 2-D NHWC convolution, input and filter of one element type (f16,
+/// bf16, i8, or f32 run as TF32), f32 (i32) output, on static
+/// identity-layout buffers.
 struct ImplicitGemmConv {
   Value input;  // N x IH x IW x C
   Value filter; // KH x KW x C x F (HWCF) or F x KH x KW x C (FHWC)
@@ -36,6 +36,12 @@ struct ImplicitGemmConv {
   int64_t strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
   /// FHWC: the filter is the transposed B operand (F x K).
   bool filterFirst = false;
+  /// C is a multiple of the elements in 16 bytes (8 f16, 4 f32, 16 i8):
+  /// a 16-byte chunk of an im2col row never crosses a (kh, kw) boundary,
+  /// so the kernel copies A in 16-byte chunks. Otherwise (an image's 3
+  /// channels) it copies A element by element, and an FHWC filter too
+  /// (its rows of K = KH*KW*C are not whole chunks either).
+  bool wholeCopies = true;
   /// Implicit zero padding (see readUnpadded): `input` is IH x IW and
   /// holds rows padTop ... and columns padLeft ... of the padded input the
   /// convolution is defined on; taps outside it read zeros.
@@ -93,7 +99,7 @@ void moveSourceDeallocations(OpBuilder &b, const ZeroPaddedInput &padding);
 /// The convolution as an implicit GEMM, or failure (with the reason under
 /// -debug-only=opsnn-gpu-tensor-core-matmul) for the ones the kernel does
 /// not handle: other layouts and types (f32 inputs only with `allowTF32`),
-/// dynamic or strided buffers, C not a multiple of 16 bytes.
+/// dynamic or strided buffers.
 FailureOr<ImplicitGemmConv> matchImplicitGemmConv(linalg::LinalgOp op,
                                                   bool allowTF32);
 

@@ -280,15 +280,18 @@ def test_scalar_twins_differ_only_in_vector_accesses(tmp_path):
     assert pair["slow"] == "eltwise_chain_f16_scalar" and pair["ratio"] is None
 
 
-def check_twins(tmp_path, fast, slow, option):
+def check_twins(tmp_path, fast, slow, option, twin=None):
     """`fast` and its twin `slow` are the same module, which the GPU pipeline
-    lowers with `option` added for the twin; a dry run checks both against
-    NumPy on the CPU and lists them as a comparison (not timed). Returns
-    their rows' ptxas figures."""
+    lowers with `option` added for the twin (`twin`: `slow` unless given);
+    a dry run checks both against NumPy on the CPU and lists them as a
+    comparison (not timed). Returns their rows' ptxas figures."""
     cases = load_cases_module()
     by_name = {c.name: c for c in cases.all_cases()}
     assert cases.mlir_of(by_name[fast]) == cases.mlir_of(by_name[slow])
-    assert option in cases.gpu_pipeline_options(by_name[slow], "sm_80")
+    twin = twin or slow
+    (other,) = {fast, slow} - {twin}
+    assert option in cases.gpu_pipeline_options(by_name[twin], "sm_80")
+    assert option not in cases.gpu_pipeline_options(by_name[other], "sm_80")
     out = tmp_path / "gpu.json"
     proc = subprocess.run([sys.executable, str(CASES), "--dry-run", "--target", "a100",
                            "--cases", f"{fast},{slow}", "--json", str(out)],
@@ -336,6 +339,20 @@ def test_short_softmax_rows_share_warps(tmp_path):
         assert shared["kernels"] == 1 and generic["kernels"] > 1
         assert (shared["warp_shuffles"], generic["warp_shuffles"]) == (4, 0)
         assert shared["spill_bytes"] == 0
+
+
+def test_unpadded_stem_is_one_kernel(tmp_path):
+    """r50_stem_7x7_s2_unpadded (tensor-core-pad-channels=false) is the
+    tensor-core kernel alone, its im2col rows copied element by element;
+    its padded twin adds the fill and copy kernels of the input and the
+    filter (an argument here)."""
+    unpadded, padded = check_twins(tmp_path, "r50_stem_7x7_s2_unpadded", "r50_stem_7x7_s2",
+                                   "tensor-core-pad-channels=false",
+                                   twin="r50_stem_7x7_s2_unpadded")
+    if unpadded.get("kernels") is not None:
+        assert (unpadded["kernels"], padded["kernels"]) == (1, 5)
+        assert unpadded["tensor_cores"] and padded["tensor_cores"]
+        assert unpadded["spill_bytes"] == 0 and padded["spill_bytes"] == 0
 
 
 def test_operand_types_as_the_kernel_sees_them():

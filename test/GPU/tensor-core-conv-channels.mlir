@@ -8,10 +8,17 @@
 // and so is its filter, an argument here. ViT's patch embedding (16x16
 // patches of a 224x224 image, 32 filters) with a constant filter: padded at
 // compile time, so only the image's fill and copy kernels come with it.
+// With tensor-core-pad-channels=false (and the kernel pass on its own) no
+// channel is padded: the kernel copies the im2col rows element by element,
+// each element from its own filter tap, the spatial padding read through
+// bounds checks, K = 7 * 7 * 3 = 147: one kernel each.
 // REQUIRES: ptxas
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true" | %ptxas_check --arch sm_80 --arch sm_90 | FileCheck %s --check-prefix=PTXAS
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true" | FileCheck %s --check-prefix=PTX
 // RUN: ops-nn-opt %s --opsnn-pad-conv-channels --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul --canonicalize | FileCheck %s --check-prefix=NVGPU
+// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true tensor-core-pad-channels=false" | %ptxas_check --arch sm_80 --arch sm_90 | FileCheck %s --check-prefix=UNPADDED-PTXAS
+// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true tensor-core-pad-channels=false" | FileCheck %s --check-prefix=UNPADDED-PTX
+// RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul --canonicalize | FileCheck %s --check-prefix=UNPADDED
 
 // PTXAS-NOT: FAIL
 // PTXAS-NOT: {{[1-9][0-9]* B spill}}
@@ -56,6 +63,56 @@
 // NVGPU-DAG: memref.alloc() {{.*}} : memref<1x224x224x8xf16>
 // NVGPU: nvgpu.mma.sync
 // NVGPU-NOT: linalg.conv_2d
+
+// UNPADDED-PTXAS-NOT: FAIL
+// UNPADDED-PTXAS-NOT: {{[1-9][0-9]* B spill}}
+// UNPADDED-PTXAS: OK stem_kernel/stem_kernel sm_80: {{[0-9]+}} registers, {{[1-9][0-9]*}} B smem, 0 B spill stores, 0 B spill loads, 0 B stack
+// UNPADDED-PTXAS: OK stem_kernel/stem_kernel sm_90:
+// UNPADDED-PTXAS: OK patch_embedding_kernel/patch_embedding_kernel sm_80: {{[0-9]+}} registers, {{[1-9][0-9]*}} B smem, 0 B spill stores, 0 B spill loads, 0 B stack
+// UNPADDED-PTXAS-NOT: FAIL
+
+// One kernel each: the stem's HWCF filter (K x 64) still comes in 16-byte
+// cp.async copies, its input in 2-byte loads; the patch embedding's FHWC
+// filter rows (K = 768) are not whole 16-byte copies either.
+// UNPADDED-PTX: gpu.binary @stem_kernel {{.*}}ld.global.b16{{.*}}cp.async.cg.shared.global [{{[^]]+}}], [{{[^]]+}}], 16, {{.*}}mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// UNPADDED-PTX-NOT: gpu.binary
+// UNPADDED-PTX: gpu.binary @patch_embedding_kernel {{.*}}mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// UNPADDED-PTX-NOT: gpu.binary
+
+// Element (m, k) of the stem's im2col matrix is input[n, oh*2 + kh - 3,
+// ow*2 + kw - 3, c] with k = (kh * 7 + kw) * 3 + c: a load of the unpadded
+// 224x224x3 input under K's and H's and W's bounds, zeros elsewhere.
+// UNPADDED: #[[$H:map[0-9]*]] = affine_map<()[s0, s1] -> ({{.*}} floordiv 21 - 3)>
+// UNPADDED-NEXT: #[[$W:map[0-9]*]] = affine_map<()[s0, s1] -> ({{.*}} floordiv 3) mod 7 - 3)>
+// UNPADDED-NEXT: #[[$C:map[0-9]*]] = affine_map<()[s0] -> ({{.*}} mod 3)>
+// UNPADDED-LABEL: func.func @stem
+// UNPADDED-NOT: memref.alloc() {{.*}} : memref<1x230x230
+// UNPADDED-NOT: memref.alloc() {{.*}} : memref<7x7x8x64xf16>
+// UNPADDED: gpu.launch
+// UNPADDED: arith.cmpi slt, %{{.*}}, %c147 : index
+// UNPADDED-NEXT: %[[N:.*]] = affine.apply
+// UNPADDED-NEXT: %[[H:.*]] = affine.apply #[[$H]]()
+// UNPADDED-NEXT: %[[W:.*]] = affine.apply #[[$W]]()
+// UNPADDED-NEXT: %[[C:.*]] = affine.apply #[[$C]]()
+// UNPADDED-NEXT: arith.cmpi sge, %[[H]], %c0
+// UNPADDED-NEXT: arith.cmpi slt, %[[H]], %c224
+// UNPADDED-NEXT: arith.andi
+// UNPADDED-NEXT: arith.cmpi sge, %[[W]], %c0
+// UNPADDED-NEXT: arith.cmpi slt, %[[W]], %c224
+// UNPADDED: scf.if
+// UNPADDED-NEXT: memref.load %arg0[%[[N]], %[[H]], %[[W]], %[[C]]] : memref<1x224x224x3xf16>
+// UNPADDED-NEXT: scf.yield
+// UNPADDED-NEXT: } else {
+// UNPADDED-NEXT: scf.yield %cst : f16
+// UNPADDED: nvgpu.device_async_copy {{.*}} : memref<147x64xf16> to memref<3x32x72xf16, #gpu.address_space<workgroup>>
+// UNPADDED: nvgpu.mma.sync
+// UNPADDED-NOT: linalg.conv_2d
+// UNPADDED-LABEL: func.func @patch_embedding
+// UNPADDED-NOT: memref.alloc() {{.*}} : memref<1x224x224x8xf16>
+// UNPADDED: memref.load %{{.*}} : memref<1x224x224x3xf16>
+// UNPADDED: memref.load %{{.*}} : memref<32x768xf16>
+// UNPADDED: nvgpu.mma.sync
+// UNPADDED-NOT: linalg.conv_2d
 
 func.func @stem(%x: tensor<1x224x224x3xf16>, %w: tensor<7x7x3x64xf16>) -> tensor<1x112x112x64xf32> {
   %zero = arith.constant 0.0 : f32

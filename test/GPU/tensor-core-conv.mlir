@@ -3,8 +3,9 @@
 // --opsnn-lower-to-nvvm="tensor-cores=true" for sm_80 and sm_90. The A
 // tile's 16-byte copies read the input directly (no im2col buffer) and must
 // still become cp.async; the kernels assemble with ptxas without spills;
-// a convolution whose C is not a multiple of 8 is not taken on its own
-// (the pipeline pads its channels first: --opsnn-pad-conv-channels).
+// a convolution whose C is not a multiple of 8 is taken with its A copied
+// element by element (the pipeline pads its channels first:
+// --opsnn-pad-conv-channels).
 // REQUIRES: ptxas
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true" | %ptxas_check --arch sm_80 --arch sm_90 | FileCheck %s --check-prefix=PTXAS
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_90 tensor-cores=true" | %ptxas_check --arch sm_90 | FileCheck %s --check-prefix=PTXAS90
@@ -84,10 +85,16 @@
 // VEC: vector.transfer_read %arg0[{{.*}}], %{{.*}} {in_bounds = [true]} : memref<2x16x16x64xf16>, vector<8xf16>
 // VEC: vector.transfer_read {{.*}} {in_bounds = [true, true]} : memref<2x8x40xf16, #gpu.address_space<workgroup>>, vector<8x16xf16>
 // VEC-NOT: linalg.conv_2d
-// C = 4: a 16-byte chunk would span two filter taps.
+// C = 4: a 16-byte chunk would span two filter taps, so A's elements are
+// loaded one by one: element e of a chunk is channel e mod 4 (the chunks
+// start at multiples of 8 in K).
 // VEC-LABEL: func.func @conv_c4
-// VEC-NOT: gpu.launch
-// VEC: linalg.conv_2d_nhwc_hwcf
+// VEC: gpu.launch
+// VEC: memref.load %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %c0] : memref<1x18x18x4xf16>
+// VEC: memref.load %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %c1] : memref<1x18x18x4xf16>
+// VEC: memref.load %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %c2] : memref<1x18x18x4xf16>
+// VEC: memref.load %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %c3] : memref<1x18x18x4xf16>
+// VEC-NOT: linalg.conv_2d
 
 // After upstream's nvgpu conversion the input reads are cp.async copies
 // from the 4-D input into the A tile.

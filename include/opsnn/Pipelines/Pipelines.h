@@ -48,6 +48,14 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
                      "tensor-core kernels (opsnn-gpu-tensor-core-matmul "
                      "allow-tf32; operands truncated to TF32)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> emulateTensorCorePadChannels{
+      *this, "emulate-tensor-core-pad-channels",
+      llvm::cl::desc("As the GPU pipeline's tensor-core-pad-channels: "
+                     "convolutions whose C is not whole 16-byte copies get "
+                     "zero channels (opsnn-pad-conv-channels); false: the "
+                     "emulated kernel copies their im2col rows element by "
+                     "element"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> emulateGPULoops{
       *this, "emulate-gpu-loops",
       llvm::cl::desc("Lower the remaining linalg ops as the GPU's generic "
@@ -124,6 +132,16 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "as TF32 (opsnn-gpu-tensor-core-matmul allow-tf32; "
                      "sm_80 and later)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> tensorCorePadChannels{
+      *this, "tensor-core-pad-channels",
+      llvm::cl::desc("With tensor-cores: convolutions whose C is not whole "
+                     "16-byte copies (an image's 3 channels) get zero "
+                     "channels up to it before bufferization "
+                     "(opsnn-pad-conv-channels: a zero-fill kernel, K = "
+                     "KH*KW*8 in 16-byte cp.async); false: the kernel "
+                     "copies their im2col rows element by element (K = "
+                     "KH*KW*3, no fill)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> vectorizeAccesses{
       *this, "vectorize-accesses",
       llvm::cl::desc("Elementwise kernels handle up to 16 bytes of "

@@ -1377,15 +1377,20 @@ def PadConvChannelsPass
   let description = [{
     The tensor-core kernel (`--opsnn-gpu-tensor-core-matmul`) reads the
     im2col rows of an NHWC convolution in 16-byte copies, each within one
-    filter tap, so it needs C to be a multiple of 8 FP16/BF16, 4 TF32 or
-    16 INT8 elements; a network's first convolution (3 image channels:
-    ResNet's 7x7 stem, ViT's patch embedding) is not. This pass, on
+    filter tap, when C is a multiple of 8 FP16/BF16, 4 TF32 or 16 INT8
+    elements; a network's first convolution (3 image channels: ResNet's
+    7x7 stem, ViT's patch embedding) is not, and the kernel copies its
+    rows element by element instead (2-byte loads, each with its own
+    index arithmetic). This pass, on
     tensors before bufferization, appends zero channels to such a
     `linalg.conv_2d_nhwc_hwcf` or `linalg.conv_2d_nhwc_fhwc`: its input
     and filter get C rounded up to that granule (K = KH * KW * Cpad). The
     products of the extra channels are zero, so the result is unchanged;
-    the price is the padded MACs (8/3 of them for C = 3 in FP16), which
-    tensor cores pay back many times over the generic path.
+    the price is the padded MACs (8/3 of them for C = 3 in FP16) and the
+    padded input's fill, against the element copies' loads. Which wins is
+    a GPU measurement (`bench/gpu/cases.py`: r50_stem_7x7_s2 against
+    r50_stem_7x7_s2_unpadded); the pipelines pad by default
+    (`tensor-core-pad-channels`).
 
     - A constant filter (a dense `arith.constant`) is padded here; any
       other filter, and the input, by a zero `tensor.pad` (after
@@ -1404,7 +1409,9 @@ def PadConvChannelsPass
 
     `--opsnn-lower-to-nvvm="tensor-cores=true"` and the CPU emulation
     (`--opsnn-lower-to-cpu="emulate-tensor-core-matmul=..."`) run it before
-    bufferization, with their TF32 setting.
+    bufferization, with their TF32 setting, unless
+    `tensor-core-pad-channels=false` (`emulate-tensor-core-pad-channels=
+    false`).
   }];
   let options = [
     Option<"allowTF32", "allow-tf32", "bool", /*default=*/"false",
@@ -1546,9 +1553,9 @@ def GPUTensorCoreMatmulPass
     filter, f32 output, static identity-layout buffers, any strides and
     dilations, no padding: padding is a separate op before the convolution)
     run on the same kernel as an implicit GEMM with M = N*OH*OW, N = F and
-    K = KH*KW*C, when C is a multiple of 8 (ragged M, N and K as above; an
-    HWCF filter whose F is not whole 16-byte copies, such as F = 5, is
-    copied element by element, like a matmul's B).
+    K = KH*KW*C (ragged M, N and K as above; an HWCF filter whose F is not
+    whole 16-byte copies, such as F = 5, is copied element by element,
+    like a matmul's B).
     The output is viewed as the row-major M x F matrix and the filter as
     K x F (HWCF) or F x K (FHWC, staged as a BN x BK tile and read without
     the transpose) through `memref.collapse_shape`; no im2col buffer is
@@ -1556,7 +1563,13 @@ def GPUTensorCoreMatmulPass
     `input[n, oh*sh + kh*dh, ow*sw + kw*dw, c : c+8]`, with (n, oh, ow) and
     (kh, kw, c) split from the row m and the column k by `affine.apply`
     floordiv/mod, and still becomes a cp.async (C % 8 == 0 keeps a chunk
-    inside one filter tap and 16-byte aligned).
+    inside one filter tap and 16-byte aligned). A C that is not a multiple
+    of 8 (4 f32, 16 i8; an image's 3 channels, when
+    `--opsnn-pad-conv-channels` did not pad it) makes A's elements copies
+    of their own: element (m, k) is a plain load of `input[n, oh*sh +
+    kh*dh, ow*sw + kw*dw, c]` under its bounds checks (k < K, and H and W
+    with an implicit padding), zeros elsewhere, and an FHWC filter (rows of
+    K) is copied element by element too; K = KH*KW*C stays unpadded.
 
     With `fold-padding` (default) a convolution whose input is a
     zero-padded copy of another buffer (what `tensor.pad` bufferizes to:

@@ -6,9 +6,15 @@
 // image for H, W and C); an NCHW image transposed and cast to NHWC FP16 for
 // an FHWC patch embedding (the transpose writes into the padded buffer's
 // interior); a constant 1x1 filter (padded at compile time); TF32; INT8.
+// With emulate-tensor-core-pad-channels=false nothing is padded: the kernel
+// copies the im2col rows element by element (each from its own filter tap,
+// the stem's spatial padding through bounds checks) and runs K = KH*KW*3.
 // RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-tensor-core-matmul=host emulate-tensor-core-tf32}" %s
 // RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-tensor-core-matmul=a100 emulate-tensor-core-tf32}" %s
 // RUN: ops-nn-opt %s --opsnn-lower-to-cpu="emulate-tensor-core-matmul=a100 emulate-tensor-core-tf32" --mlir-print-ir-after=opsnn-gpu-tensor-core-matmul 2>&1 >/dev/null | FileCheck %s
+// RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-tensor-core-matmul=a100 emulate-tensor-core-tf32 emulate-tensor-core-pad-channels=false}" %s
+// RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-tensor-core-matmul=host emulate-tensor-core-tf32 emulate-tensor-core-pad-channels=false emulate-tensor-core-stages=1}" %s
+// RUN: ops-nn-opt %s --opsnn-lower-to-cpu="emulate-tensor-core-matmul=a100 emulate-tensor-core-tf32 emulate-tensor-core-pad-channels=false" --mlir-print-ir-after=opsnn-gpu-tensor-core-matmul 2>&1 >/dev/null | FileCheck %s --check-prefix=UNPADDED
 // VALUES: int [-100, 100]
 // REF: out0 = ref.conv_nhwc_hwcf(np.pad(in0, ((0, 0), (3, 3), (3, 3), (0, 0))), in1, strides=[2, 2])
 // REF: out1 = ref.conv_nhwc_fhwc(ref.quantize(in2.transpose(0, 2, 3, 1), np.float16), in3, strides=[4, 4])
@@ -22,6 +28,17 @@
 // CHECK-LABEL: func.func @image_convs
 // CHECK: scf.for %{{.*}} = %c0 to %c392 step
 // CHECK-NOT: linalg.conv_2d
+
+// Unpadded: K = 7*7*3, 4*4*3, 3, 3*3*3 (TF32) and 3*3*3 (INT8), and no
+// padded buffer for the stem.
+// UNPADDED-LABEL: func.func @image_convs
+// UNPADDED-NOT: memref<2x22x22x
+// UNPADDED: scf.for %{{.*}} = %{{.*}} to %c147{{(_[0-9]+)?}} step
+// UNPADDED: scf.for %{{.*}} = %{{.*}} to %c48{{(_[0-9]+)?}} step
+// UNPADDED: scf.for %{{.*}} = %{{.*}} to %c3{{(_[0-9]+)?}} step
+// UNPADDED: scf.for %{{.*}} = %{{.*}} to %c27{{(_[0-9]+)?}} step
+// UNPADDED: scf.for %{{.*}} = %{{.*}} to %c27{{(_[0-9]+)?}} step
+// UNPADDED-NOT: linalg.conv_2d
 
 func.func @image_convs(%x: tensor<2x16x16x3xf16>, %w: tensor<7x7x3x16xf16>,
                        %image: tensor<2x3x16x16xf32>, %wp: tensor<32x4x4x3xf16>,
