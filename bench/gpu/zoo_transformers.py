@@ -120,12 +120,12 @@ def main(argv=None):
                            for binary in binaries)
                 kernels = f"{len(binaries):3d} kernels ({mma:2d} mma, {wide:2d} vec)"
                 if lowered.returncode:
-                    print(f"{name:10s} {variant:13s} lowering failed: {lowered.stderr[-300:]}")
+                    print(f"{name:10s} {variant:19s} lowering failed: {lowered.stderr[-300:]}")
                     continue
                 out = tmp / f"{name}_{variant}"
                 if args.dry_run:
                     if variant not in EMULATED:
-                        print(f"{name:10s} {variant:13s} {kernels}")
+                        print(f"{name:10s} {variant:19s} {kernels}")
                         continue
                     cmd = [run, src, f"--pipeline={EMULATED[variant]}",
                            f"--output-dir={out}", "--json"]
@@ -135,7 +135,7 @@ def main(argv=None):
                            "--json"]
                 r = subprocess.run(cmd + in_args, capture_output=True, text=True)
                 if r.returncode:
-                    print(f"{name:10s} {variant:13s} {kernels}; run failed: "
+                    print(f"{name:10s} {variant:19s} {kernels}; run failed: "
                           f"{r.stderr.strip()[-300:]}")
                     continue
                 summary = json.loads(r.stdout)
@@ -144,7 +144,7 @@ def main(argv=None):
                 k, t = summary.get("kernel_time_ms"), summary.get("time_ms")
                 what = "(emulated on the CPU)" if args.dry_run else (
                     f"kernels {k['median']:.3f} ms, call {t['median']:.3f} ms" if k else "")
-                print(f"{name:10s} {variant:13s} {kernels}; rel L2 vs "
+                print(f"{name:10s} {variant:19s} {kernels}; rel L2 vs "
                       f"onnxruntime {err:.1e}; {what}")
     return 0
 
