@@ -969,15 +969,14 @@ static FailureOr<TensorCoreMatmul> matchTensorCoreConv(linalg::LinalgOp op,
   mm.bTransposed = conv->filterFirst;
   // C not whole 16-byte copies (an image's 3 channels): A's chunks would
   // cross filter taps, so its elements are copied one by one, each from
-  // its own tap; an FHWC filter's rows (K of them) are not whole chunks
-  // either. An HWCF filter is the K x F matrix B: with F not whole 16-byte
-  // copies (a 5-filter convolution) its rows are copied element by
-  // element, as a matmul's B is (16-byte chunks would run into the next
-  // row).
+  // its own tap. B is a plain matrix, copied element by element only when
+  // its rows are not whole 16-byte chunks (they would run into the next
+  // row), as a matmul's B is: an FHWC filter is F x K (K = KH*KW*C, whole
+  // for a 2x2 filter of 4 channels even though C is not), an HWCF filter
+  // K x F (a 5-filter convolution is not).
+  int64_t granule = copyElements(mm.elementBytes());
   mm.aElementCopies = !conv->wholeCopies;
-  mm.bElementCopies = mm.bTransposed
-                          ? !conv->wholeCopies
-                          : mm.n % copyElements(mm.elementBytes()) != 0;
+  mm.bElementCopies = (mm.bTransposed ? mm.k : mm.n) % granule != 0;
   mm.conv = *conv;
   // The consumers iterate over (n, oh, ow, f): rows (n, oh, ow), columns f.
   mm.epilogue = matchTensorCoreEpilogue(op, conv->output, {{0, 1, 2}, {3}});

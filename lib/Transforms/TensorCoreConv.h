@@ -39,8 +39,8 @@ struct ImplicitGemmConv {
   /// C is a multiple of the elements in 16 bytes (8 f16, 4 f32, 16 i8):
   /// a 16-byte chunk of an im2col row never crosses a (kh, kw) boundary,
   /// so the kernel copies A in 16-byte chunks. Otherwise (an image's 3
-  /// channels) it copies A element by element, and an FHWC filter too
-  /// (its rows of K = KH*KW*C are not whole chunks either).
+  /// channels) it copies A element by element. (The filter is a plain
+  /// matrix: its rows are whole chunks or not on their own.)
   bool wholeCopies = true;
   /// Implicit zero padding (see readUnpadded): `input` is IH x IW and
   /// holds rows padTop ... and columns padLeft ... of the padded input the

@@ -72,11 +72,11 @@
 // UNPADDED-PTXAS-NOT: FAIL
 
 // One kernel each: the stem's HWCF filter (K x 64) still comes in 16-byte
-// cp.async copies, its input in 2-byte loads; the patch embedding's FHWC
-// filter rows (K = 768) are not whole 16-byte copies either.
+// cp.async copies, its input in 2-byte loads; so do the patch embedding's
+// FHWC filter rows (K = 16*16*3 = 768, whole 16-byte copies).
 // UNPADDED-PTX: gpu.binary @stem_kernel {{.*}}ld.global.b16{{.*}}cp.async.cg.shared.global [{{[^]]+}}], [{{[^]]+}}], 16, {{.*}}mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // UNPADDED-PTX-NOT: gpu.binary
-// UNPADDED-PTX: gpu.binary @patch_embedding_kernel {{.*}}mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// UNPADDED-PTX: gpu.binary @patch_embedding_kernel {{.*}}ld.global.b16{{.*}}cp.async.cg.shared.global [{{[^]]+}}], [{{[^]]+}}], 16;{{.*}}mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // UNPADDED-PTX-NOT: gpu.binary
 
 // Element (m, k) of the stem's im2col matrix is input[n, oh*2 + kh - 3,
@@ -110,7 +110,7 @@
 // UNPADDED-LABEL: func.func @patch_embedding
 // UNPADDED-NOT: memref.alloc() {{.*}} : memref<1x224x224x8xf16>
 // UNPADDED: memref.load %{{.*}} : memref<1x224x224x3xf16>
-// UNPADDED: memref.load %{{.*}} : memref<32x768xf16>
+// UNPADDED: nvgpu.device_async_copy {{.*}} : memref<32x768xf16> to memref<{{.*}}xf16, #gpu.address_space<workgroup>>
 // UNPADDED: nvgpu.mma.sync
 // UNPADDED-NOT: linalg.conv_2d
 

@@ -95,6 +95,14 @@
 // VEC: memref.load %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %c2] : memref<1x18x18x4xf16>
 // VEC: memref.load %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %c3] : memref<1x18x18x4xf16>
 // VEC-NOT: linalg.conv_2d
+// An FHWC filter of whole rows (K = 16) keeps its 16-byte copies while A
+// is copied element by element.
+// VEC-LABEL: func.func @conv_fhwc_c4
+// VEC: gpu.launch
+// VEC: memref.load %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %c3] : memref<1x17x17x4xf16>
+// VEC: vector.transfer_read %{{.*}} {in_bounds = [true]} : memref<64x16xf16>, vector<8xf16>
+// VEC-NOT: memref.load %{{.*}} : memref<64x16xf16>
+// VEC-NOT: linalg.conv_2d
 
 // After upstream's nvgpu conversion the input reads are cp.async copies
 // from the 4-D input into the A tile.
@@ -114,6 +122,8 @@
 // NVGPU: nvgpu.mma.sync
 // NVGPU-NOT: vector.contract
 // NVGPU-LABEL: func.func @resnet_3x3
+// NVGPU-LABEL: func.func @conv_fhwc_c4
+// NVGPU: nvgpu.device_async_copy {{.*}}, 8 {bypassL1} : memref<64x16xf16> to memref<{{.*}}xf16, #gpu.address_space<workgroup>>
 
 // Forced tiles that do not divide a convolution's implicit GEMM are an
 // error at the convolution (M = 784 here), not a silent generic path. (A
@@ -154,6 +164,17 @@ func.func @conv_c4(%in: tensor<1x18x18x4xf16>, %f: tensor<3x3x4x64xf16>) -> tens
   %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x16x64xf32>) -> tensor<1x16x16x64xf32>
   %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%in, %f : tensor<1x18x18x4xf16>, tensor<3x3x4x64xf16>) outs(%acc : tensor<1x16x16x64xf32>) -> tensor<1x16x16x64xf32>
+  return %c : tensor<1x16x16x64xf32>
+}
+
+// FHWC with C = 4 and a 2x2 filter: A is copied element by element, but
+// the filter's rows are K = 2*2*4 = 16 elements, whole 16-byte chunks.
+func.func @conv_fhwc_c4(%in: tensor<1x17x17x4xf16>, %f: tensor<64x2x2x4xf16>) -> tensor<1x16x16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x16x64xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x16x64xf32>) -> tensor<1x16x16x64xf32>
+  %c = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %f : tensor<1x17x17x4xf16>, tensor<64x2x2x4xf16>) outs(%acc : tensor<1x16x16x64xf32>) -> tensor<1x16x16x64xf32>
   return %c : tensor<1x16x16x64xf32>
 }
 

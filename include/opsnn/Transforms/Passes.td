@@ -1568,8 +1568,11 @@ def GPUTensorCoreMatmulPass
     `--opsnn-pad-conv-channels` did not pad it) makes A's elements copies
     of their own: element (m, k) is a plain load of `input[n, oh*sh +
     kh*dh, ow*sw + kw*dw, c]` under its bounds checks (k < K, and H and W
-    with an implicit padding), zeros elsewhere, and an FHWC filter (rows of
-    K) is copied element by element too; K = KH*KW*C stays unpadded.
+    with an implicit padding), zeros elsewhere; K = KH*KW*C stays
+    unpadded. The filter is a plain matrix: an FHWC filter's rows (K long)
+    are copied element by element only when K is not a multiple of 8 either
+    (a 2x2 filter of 4 channels keeps its cp.async), an HWCF filter's (F
+    long) when F is not.
 
     With `fold-padding` (default) a convolution whose input is a
     zero-padded copy of another buffer (what `tensor.pad` bufferizes to:
