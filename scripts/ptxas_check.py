@@ -9,9 +9,15 @@ Prints one line per kernel and architecture with the registers, shared
 memory (static; "+ dynamic" when the kernel also takes dynamic shared memory,
 sized at launch), spill stores/loads and stack frame ptxas -v reports; exits 1 when
 ptxas rejects any kernel or when no kernel was found.
+
+With --sass the line also counts the machine (SASS) instructions of the
+assembled kernel, NOPs left out, as nvdisasm lists them (requirements.txt's
+nvidia-cuda-nvdisasm, or $NVDISASM): a static count, the same code's
+size before and after a change, not a time.
 """
 
 import argparse
+import glob
 import json
 import os
 import re
@@ -50,6 +56,29 @@ def unescape(text):
     return out.decode()
 
 
+def find_nvdisasm():
+    """$NVDISASM, the CUDA toolkit's, or the one PyPI's nvidia-cuda-nvdisasm
+    installs; None when there is none."""
+    candidates = [os.environ.get("NVDISASM", ""),
+                  os.path.join(os.path.dirname(PTXAS), "nvdisasm")]
+    try:
+        import nvidia
+        for root in nvidia.__path__:
+            candidates += sorted(glob.glob(os.path.join(root, "cu*", "bin", "nvdisasm")))
+    except ImportError:
+        pass
+    return next((c for c in candidates if c and os.access(c, os.X_OK)), None)
+
+
+SASS_INSTRUCTION = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(?!NOP\b)[A-Z@]")
+
+
+def count_sass(nvdisasm, cubin):
+    """Instructions (NOPs left out) of every kernel in `cubin`."""
+    listing = subprocess.run([nvdisasm, cubin], capture_output=True, text=True, check=True).stdout
+    return len(SASS_INSTRUCTION.findall(listing))
+
+
 def parse_verbose(stderr):
     """Per-entry figures from ptxas -v."""
     figures = {}
@@ -82,7 +111,13 @@ def main():
     parser.add_argument("--arch", action="append", required=True, help="sm_80, sm_90, ...")
     parser.add_argument("--ptx-dir", help="keep the extracted .ptx files here")
     parser.add_argument("--json", action="store_true", help="print a JSON list instead of lines")
+    parser.add_argument("--sass", action="store_true",
+                        help="also count each kernel's SASS instructions (needs nvdisasm)")
     args = parser.parse_args()
+    nvdisasm = find_nvdisasm() if args.sass else None
+    if args.sass and not nvdisasm:
+        sys.exit("ptxas_check: --sass needs nvdisasm: pip install -r requirements.txt "
+                 "(nvidia-cuda-nvdisasm) or set NVDISASM")
 
     text = sys.stdin.read() if args.input == "-" else open(args.input).read()
     kernels = [(m.group("module"), unescape(m.group("ptx"))) for m in BINARY.finditer(text)]
@@ -97,7 +132,8 @@ def main():
         with open(path, "w") as f:
             f.write(ptx)
         for arch in args.arch:
-            run = subprocess.run([PTXAS, "-v", "-arch=" + arch, path, "-o", os.devnull],
+            cubin = os.path.join(ptx_dir, "%s.%s.cubin" % (module, arch)) if nvdisasm else os.devnull
+            run = subprocess.run([PTXAS, "-v", "-arch=" + arch, path, "-o", cubin],
                                  capture_output=True, text=True)
             if run.returncode != 0:
                 failed = True
@@ -106,14 +142,20 @@ def main():
             # Dynamic shared memory (an .extern .shared array) is sized at
             # launch: ptxas counts only the static part.
             dynamic = bool(DYNAMIC_SHARED.search(ptx))
+            # One kernel per module (gpu-kernel-outlining): the cubin's count
+            # is the kernel's.
+            sass = count_sass(nvdisasm, cubin) if nvdisasm else None
             for entry, fig in parse_verbose(run.stderr).items():
                 row = dict(module=module, kernel=entry, arch=arch, dynamic_shared=dynamic, **fig)
+                if sass is not None:
+                    row["sass_instructions"] = sass
                 rows.append(row)
                 if not args.json:
                     row["dynamic"] = " + dynamic" if dynamic else ""
+                    row["sass"] = ", %d SASS" % sass if sass is not None else ""
                     print("OK %(module)s/%(kernel)s %(arch)s: %(registers)d registers, "
                           "%(shared_bytes)d B smem%(dynamic)s, %(spill_stores)d B spill stores, "
-                          "%(spill_loads)d B spill loads, %(stack_bytes)d B stack" % row)
+                          "%(spill_loads)d B spill loads, %(stack_bytes)d B stack%(sass)s" % row)
     if args.json:
         print(json.dumps(rows, indent=2))
     sys.exit(1 if failed else 0)

@@ -3,20 +3,22 @@
 # --opsnn-lower-to-nvvm (and the tensor-core kernels of test/GPU/tensor-core-
 # {matmul,epilogue,conv,conv-epilogue,turing}.mlir with tensor-cores=true) and prints, per
 # kernel and architecture, what
-# `ptxas -v` reports: registers, shared memory, spill stores/loads, stack.
+# `ptxas -v` reports: registers, shared memory, spill stores/loads, stack
+# (--sass: and the static SASS instruction count, through nvdisasm).
 # No GPU needed (only the CUDA toolkit's ptxas).
 #
-# Usage: bench/gpu/ptx_report.sh [--chip sm_80|sm_75|sm_90] [--json]   (after a build)
+# Usage: bench/gpu/ptx_report.sh [--chip sm_80|sm_75|sm_90] [--json] [--sass]   (after a build)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 opt="${OPSNN_BUILD_DIR:-$root/build}/bin/ops-nn-opt"
 chip=sm_80
-json=()
+report_flags=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --chip) chip="$2"; shift 2 ;;
-    --json) json=(--json); shift ;;
-    *) echo "usage: $0 [--chip sm_80] [--json]" >&2; exit 2 ;;
+    --json) report_flags+=(--json); shift ;;
+    --sass) report_flags+=(--sass); shift ;;
+    *) echo "usage: $0 [--chip sm_80] [--json] [--sass]" >&2; exit 2 ;;
   esac
 done
 [ -x "$opt" ] || { echo "build first: ./scripts/test.sh or ninja -C build" >&2; exit 1; }
@@ -34,14 +36,15 @@ for input in "$root"/examples/resnet_block.mlir "$root"/test/Integration/CPU/*.m
   case "$(basename "$input")" in resnet-block.mlir) continue ;; esac
   echo "== $(basename "$input") (lowered for $chip)"
   "$opt" "$input" --opsnn-lower-to-nvvm="chip=$chip format=ptx" |
-    python3 "$root/scripts/ptxas_check.py" "${arches[@]}" "${json[@]}" || status=1
+    python3 "$root/scripts/ptxas_check.py" "${arches[@]}" "${report_flags[@]}" || status=1
 done
 # The tensor-core GEMM kernels (cp.async, ldmatrix, mma.sync), heuristic
-# tiles: matmuls, NHWC convolutions, and both with fused epilogues (and the
+# tiles: matmuls, NHWC convolutions (of 3-channel images too, padded to 8),
+# and both with fused epilogues (and the
 # Turing test's GEMMs and convolution, FP16 m16n8k8 with --chip sm_75).
-for name in tensor-core-matmul tensor-core-epilogue tensor-core-conv tensor-core-conv-epilogue tensor-core-turing; do
+for name in tensor-core-matmul tensor-core-epilogue tensor-core-conv tensor-core-conv-channels tensor-core-conv-epilogue tensor-core-turing; do
   echo "== $name.mlir (tensor-cores=true, lowered for $chip)"
   "$opt" "$root/test/GPU/$name.mlir" --opsnn-lower-to-nvvm="chip=$chip format=ptx tensor-cores=true" |
-    python3 "$root/scripts/ptxas_check.py" "${arches[@]}" "${json[@]}" || status=1
+    python3 "$root/scripts/ptxas_check.py" "${arches[@]}" "${report_flags[@]}" || status=1
 done
 exit $status

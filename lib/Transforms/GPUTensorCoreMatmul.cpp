@@ -23,6 +23,7 @@
 #include "opsnn/Transforms/Passes.h"
 
 #include "KernelBufferAccess.h"
+#include "NarrowIndexArithmetic.h"
 #include "TensorCoreContraction.h"
 #include "TensorCoreConv.h"
 #include "TensorCoreEpilogue.h"
@@ -694,6 +695,22 @@ private:
         Value row = mul(div(chunk, perRow), rowGroup);
         Value col = mul(rem(chunk, perRow), copyWidth);
         Value srcRow = add(row0, row), srcCol = add(col0, col);
+        // An implicit matrix's element copies whose chunks hold whole
+        // channel vectors (C = 4, 2 or 1 f16) index by the column in
+        // chunks (col0 is a K step's, a whole number of chunks): each
+        // element's channel is then a constant. Otherwise (C = 3) by the
+        // column itself: the maps of the column in chunks simplify less
+        // (ptxas sm_80, the ResNet stem: 1508 SASS instructions against
+        // 1213).
+        Value srcChunkCol;
+        if (elementCopies && !srcMaps.empty() && mm.conv &&
+            copyWidth % mm.conv->channels == 0) {
+          AffineExpr s0, s1;
+          bindSymbols(b.getContext(), s0, s1);
+          srcChunkCol = applyNarrowable(s0.floorDiv(copyWidth) + s1 % perRow,
+                                        {col0, chunk},
+                                        {implicitMatrixBounds()[1], chunks});
+        }
         if (edges.clampRows)
           srcRow = clampBelow(srcRow, edges.clampRows - 1);
         if (edges.clampCols)
@@ -715,9 +732,11 @@ private:
               inBounds = arith::AndIOp::create(b, loc, inRows, inBounds);
             SmallVector<Value> srcIndices = {srcRow, srcColE};
             if (!srcMaps.empty()) {
-              srcIndices = llvm::map_to_vector(srcMaps, [&](AffineMap map) {
-                return apply(map.getResult(0), {srcRow, srcColE});
-              });
+              srcIndices = srcChunkCol
+                               ? implicitIndices(srcMaps, srcRow, srcChunkCol,
+                                                 copyWidth, e)
+                               : implicitIndices(srcMaps, srcRow, srcCol,
+                                                 /*colScale=*/1, e);
               if (Value inSource = boundsPredicate(srcIndices, srcBounds))
                 inBounds = arith::AndIOp::create(b, loc, inBounds, inSource);
             }
@@ -778,9 +797,8 @@ private:
                           /*nonNegative=*/true);
         SmallVector<Value> srcIndices = matrixIndices;
         if (!srcMaps.empty())
-          srcIndices = llvm::map_to_vector(srcMaps, [&](AffineMap map) {
-            return apply(map.getResult(0), matrixIndices);
-          });
+          srcIndices =
+              implicitIndices(srcMaps, matrixIndices[0], matrixIndices[1]);
         if (Value inSource = clampToBounds(srcIndices, srcBounds))
           inBounds = inBounds ? arith::AndIOp::create(b, loc, inBounds,
                                                       inSource)
@@ -839,6 +857,43 @@ private:
         scf::YieldOp::create(nested, loc);
       });
     }
+  }
+
+  /// The rows and columns the copies of the implicit A matrix (a
+  /// convolution's im2col rows) read: below M and K rounded up to whole
+  /// tiles (the grid's rows; the K loop's last step).
+  std::array<int64_t, 2> implicitMatrixBounds() const {
+    return {blockSteps(mm.m, cfg.blockM) * cfg.blockM,
+            blockSteps(mm.k, cfg.blockK) * cfg.blockK};
+  }
+
+  /// affine.apply of `expr` marked for 32-bit arithmetic
+  /// (NarrowIndexArithmetic.h): operand i lies in [0, bounds[i]).
+  Value applyNarrowable(AffineExpr expr, ValueRange operands,
+                        ArrayRef<int64_t> bounds) {
+    auto apply = affine::AffineApplyOp::create(
+        b, loc, AffineMap::get(0, operands.size(), expr), operands);
+    markNarrowable(apply, bounds);
+    return apply;
+  }
+
+  /// The source indices srcMaps(row, col * colScale + colOffset) of an
+  /// element of the implicit A matrix, in 32-bit arithmetic. An element
+  /// copy passes its chunk's column in chunks (colScale = the chunk's
+  /// elements) and its offset in the chunk: the maps then simplify the
+  /// offset's channel and tap to constants where they can (C = 4: channel
+  /// e mod 4).
+  SmallVector<Value> implicitIndices(ArrayRef<AffineMap> srcMaps, Value row,
+                                     Value col, int64_t colScale = 1,
+                                     int64_t colOffset = 0) {
+    AffineExpr k = getAffineSymbolExpr(1, b.getContext());
+    auto [rowBound, colBound] = implicitMatrixBounds();
+    std::array<int64_t, 2> bounds = {rowBound, colBound / colScale};
+    return llvm::map_to_vector(srcMaps, [&](AffineMap map) -> Value {
+      return applyNarrowable(
+          map.getResult(0).replace(k, k * colScale + colOffset), {row, col},
+          bounds);
+    });
   }
 
   /// Whether `indices` lie in `bounds` (see copyTile), null when there are
@@ -1565,6 +1620,9 @@ struct GPUTensorCoreMatmulPass
             failed(finalizeMmaOperandTypes(launch, mm->elementType, *mmaISA)))
           return signalPassFailure();
       }
+      // After the nvgpu conversion (which would take i32 arith ops for
+      // fragment arithmetic).
+      narrowMarkedIndexArithmetic(kernelPoint->getParentOp());
       if (succeeded(padding))
         moveSourceDeallocations(b, *padding);
       mm->epilogue.eraseAbsorbed(op);

@@ -81,19 +81,28 @@
 
 // Element (m, k) of the stem's im2col matrix is input[n, oh*2 + kh - 3,
 // ow*2 + kw - 3, c] with k = (kh * 7 + kw) * 3 + c: a load of the unpadded
-// 224x224x3 input under K's and H's and W's bounds, zeros elsewhere.
-// UNPADDED: #[[$H:map[0-9]*]] = affine_map<()[s0, s1] -> ({{.*}} floordiv 21 - 3)>
-// UNPADDED-NEXT: #[[$W:map[0-9]*]] = affine_map<()[s0, s1] -> ({{.*}} floordiv 3) mod 7 - 3)>
-// UNPADDED-NEXT: #[[$C:map[0-9]*]] = affine_map<()[s0] -> ({{.*}} mod 3)>
+// 224x224x3 input under K's and H's and W's bounds, zeros elsewhere; the
+// indices in 32-bit unsigned arithmetic (m < 12544, k < 160), H and W
+// sign-extended (-3 above and left of the image).
 // UNPADDED-LABEL: func.func @stem
 // UNPADDED-NOT: memref.alloc() {{.*}} : memref<1x230x230
 // UNPADDED-NOT: memref.alloc() {{.*}} : memref<7x7x8x64xf16>
 // UNPADDED: gpu.launch
 // UNPADDED: arith.cmpi slt, %{{.*}}, %c147 : index
-// UNPADDED-NEXT: %[[N:.*]] = affine.apply
-// UNPADDED-NEXT: %[[H:.*]] = affine.apply #[[$H]]()
-// UNPADDED-NEXT: %[[W:.*]] = affine.apply #[[$W]]()
-// UNPADDED-NEXT: %[[C:.*]] = affine.apply #[[$C]]()
+// UNPADDED-NEXT: %[[M:.*]] = arith.index_castui %{{.*}} : index to i32
+// UNPADDED-NEXT: %[[N32:.*]] = arith.divui %[[M]], %c12544_i32 : i32
+// UNPADDED-NEXT: %[[N:.*]] = arith.index_castui %[[N32]] : i32 to index
+// UNPADDED: %[[KH:.*]] = arith.divui %{{.*}}, %c21_i32 : i32
+// UNPADDED-NEXT: %[[H0:.*]] = arith.addi %{{.*}}, %[[KH]] overflow<nsw> : i32
+// UNPADDED-NEXT: %[[H32:.*]] = arith.addi %[[H0]], %c-3_i32 overflow<nsw> : i32
+// UNPADDED-NEXT: %[[H:.*]] = arith.index_cast %[[H32]] : i32 to index
+// UNPADDED: %[[KW0:.*]] = arith.divui %{{.*}}, %c3_i32 : i32
+// UNPADDED-NEXT: %[[KW:.*]] = arith.remui %[[KW0]], %c7_i32 : i32
+// UNPADDED-NEXT: %[[W0:.*]] = arith.addi %{{.*}}, %[[KW]] overflow<nsw> : i32
+// UNPADDED-NEXT: %[[W32:.*]] = arith.addi %[[W0]], %c-3_i32 overflow<nsw> : i32
+// UNPADDED-NEXT: %[[W:.*]] = arith.index_cast %[[W32]] : i32 to index
+// UNPADDED: %[[C32:.*]] = arith.remui %{{.*}}, %c3_i32 : i32
+// UNPADDED-NEXT: %[[C:.*]] = arith.index_castui %[[C32]] : i32 to index
 // UNPADDED-NEXT: arith.cmpi sge, %[[H]], %c0
 // UNPADDED-NEXT: arith.cmpi slt, %[[H]], %c224
 // UNPADDED-NEXT: arith.andi

@@ -63,7 +63,9 @@
 // Before the nvgpu conversion: the output and the filter become GEMM views,
 // the grid covers M = N*OH*OW rows (16x8 blocks for 256x64 on the A100:
 // 8 x 16 blocks of one warp), and each A copy is one vector<8xf16> read
-// of the 4-D input at affine (n, h, w, c) indices.
+// of the 4-D input at (n, h, w, c) = (m / 256, (m / 16) % 16 + k / 96,
+// m % 16 + (k / 32) % 3, k % 32), in 32-bit unsigned arithmetic (m and k
+// are below M = 256 and K = 288).
 // VEC-LABEL: func.func @conv3x3
 // VEC: memref.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : memref<3x3x32x64xf16> into memref<288x64xf16>
 // VEC: %[[C:.+]] = memref.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : memref<1x16x16x64xf32> into memref<256x64xf32>
@@ -71,10 +73,18 @@
 // The zero fill folds into the accumulators: C is not read.
 // VEC-NOT: vector.transfer_read %[[C]]
 // VEC: scf.for
-// VEC: %[[N:.+]] = affine.apply #{{[a-z0-9]+}}()[%{{[a-z0-9]+}}, %{{[a-z0-9]+}}]{{$}}
-// VEC-NEXT: %[[H:.+]] = affine.apply
-// VEC-NEXT: %[[W:.+]] = affine.apply
-// VEC-NEXT: %[[CH:.+]] = affine.apply
+// VEC: %[[M:.+]] = arith.index_castui %{{.+}} : index to i32
+// VEC-NEXT: %[[N32:.+]] = arith.divui %[[M]], %c256_i32 : i32
+// VEC-NEXT: %[[N:.+]] = arith.index_castui %[[N32]] : i32 to index
+// VEC: %[[OHW:.+]] = arith.divui %{{.+}}, %c16_i32 : i32
+// VEC-NEXT: %[[OH:.+]] = arith.remui %[[OHW]], %c16_i32 : i32
+// VEC-NEXT: %[[K:.+]] = arith.index_castui %{{.+}} : index to i32
+// VEC-NEXT: %[[KH:.+]] = arith.divui %[[K]], %c96_i32 : i32
+// VEC-NEXT: %[[H32:.+]] = arith.addi %[[OH]], %[[KH]] overflow<nsw> : i32
+// VEC-NEXT: %[[H:.+]] = arith.index_castui %[[H32]] : i32 to index
+// VEC: %[[W:.+]] = arith.index_castui %{{.+}} : i32 to index
+// VEC: %[[CH32:.+]] = arith.remui %{{.+}}, %c32_i32 : i32
+// VEC-NEXT: %[[CH:.+]] = arith.index_castui %[[CH32]] : i32 to index
 // VEC-NEXT: vector.transfer_read %arg0[%[[N]], %[[H]], %[[W]], %[[CH]]], %{{.*}} {in_bounds = [true]} : memref<1x18x18x32xf16>, vector<8xf16>
 // VEC-NOT: linalg.conv_2d
 // The FHWC filter is the F x K matrix; its tile is staged as BN x BK and

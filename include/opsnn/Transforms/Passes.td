@@ -1561,9 +1561,10 @@ def GPUTensorCoreMatmulPass
     the transpose) through `memref.collapse_shape`; no im2col buffer is
     built: each 16-byte copy of the A tile reads 8 channels
     `input[n, oh*sh + kh*dh, ow*sw + kw*dw, c : c+8]`, with (n, oh, ow) and
-    (kh, kw, c) split from the row m and the column k by `affine.apply`
-    floordiv/mod, and still becomes a cp.async (C % 8 == 0 keeps a chunk
-    inside one filter tap and 16-byte aligned). A C that is not a multiple
+    (kh, kw, c) split from the row m and the column k by floordiv/mod
+    (after the nvgpu conversion, in 32-bit unsigned arithmetic where m's
+    and k's bounds prove it exact), and still becomes a cp.async
+    (C % 8 == 0 keeps a chunk inside one filter tap and 16-byte aligned). A C that is not a multiple
     of 8 (4 f32, 16 i8; an image's 3 channels, when
     `--opsnn-pad-conv-channels` did not pad it) makes A's elements copies
     of their own: element (m, k) is a plain load of `input[n, oh*sh +
