@@ -17,7 +17,7 @@
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true" | FileCheck %s --check-prefix=PTX
 // RUN: ops-nn-opt %s --opsnn-pad-conv-channels --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul --canonicalize | FileCheck %s --check-prefix=NVGPU
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true tensor-core-pad-channels=false" | %ptxas_check --arch sm_80 --arch sm_90 | FileCheck %s --check-prefix=UNPADDED-PTXAS
-// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true tensor-core-pad-channels=false" | FileCheck %s --check-prefix=UNPADDED-PTX
+// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true tensor-core-pad-channels=false" | FileCheck %s --check-prefix=UNPADDED-PTX --implicit-check-not=mul.hi.s64
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul --canonicalize | FileCheck %s --check-prefix=UNPADDED
 
 // PTXAS-NOT: FAIL
@@ -71,12 +71,20 @@
 // UNPADDED-PTXAS: OK patch_embedding_kernel/patch_embedding_kernel sm_80: {{[0-9]+}} registers, {{[1-9][0-9]*}} B smem, 0 B spill stores, 0 B spill loads, 0 B stack
 // UNPADDED-PTXAS-NOT: FAIL
 
-// One kernel each: the stem's HWCF filter (K x 64) still comes in 16-byte
-// cp.async copies, its input in 2-byte loads; so do the patch embedding's
-// FHWC filter rows (K = 16*16*3 = 768, whole 16-byte copies).
-// UNPADDED-PTX: gpu.binary @stem_kernel {{.*}}ld.global.b16{{.*}}cp.async.cg.shared.global [{{[^]]+}}], [{{[^]]+}}], 16, {{.*}}mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// One kernel each (with no 64-bit division: the element copies' indices
+// are 32-bit, --implicit-check-not=mul.hi.s64): the stem's HWCF filter
+// (K x 64) still comes in 16-byte cp.async copies, its input in 2-byte
+// loads; so do the patch embedding's FHWC filter rows (K = 16*16*3 = 768,
+// whole 16-byte copies).
+// UNPADDED-PTX: gpu.binary @stem_kernel
+// UNPADDED-PTX-SAME: ld.global.b16
+// UNPADDED-PTX-SAME: cp.async.cg.shared.global [{{[^]]+}}], [{{[^]]+}}], 16,
+// UNPADDED-PTX-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // UNPADDED-PTX-NOT: gpu.binary
-// UNPADDED-PTX: gpu.binary @patch_embedding_kernel {{.*}}ld.global.b16{{.*}}cp.async.cg.shared.global [{{[^]]+}}], [{{[^]]+}}], 16;{{.*}}mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// UNPADDED-PTX: gpu.binary @patch_embedding_kernel
+// UNPADDED-PTX-SAME: ld.global.b16
+// UNPADDED-PTX-SAME: cp.async.cg.shared.global [{{[^]]+}}], [{{[^]]+}}], 16;
+// UNPADDED-PTX-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // UNPADDED-PTX-NOT: gpu.binary
 
 // Element (m, k) of the stem's im2col matrix is input[n, oh*2 + kh - 3,

@@ -6,11 +6,13 @@
 // ReLU + cast is one kernel (three without fusion: fill, conv, elementwise)
 // and the f32 output never reaches global memory. A consumer that reads
 // the output with OH and OW swapped is fused too: each of its row indices
-// is taken from the M x N row ((row floordiv stride) mod size).
+// is taken from the M x N row ((row floordiv stride) mod size). No kernel
+// divides in 64 bits (--implicit-check-not=mul.hi.s64 on the PTX run): the
+// im2col indices are 32-bit (lib/Transforms/NarrowIndexArithmetic.h).
 // REQUIRES: ptxas
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true" | %ptxas_check --arch sm_80 --arch sm_90 | FileCheck %s --check-prefix=PTXAS
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_90 tensor-cores=true" | %ptxas_check --arch sm_90 | FileCheck %s --check-prefix=PTXAS90
-// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true" | FileCheck %s --check-prefix=PTX
+// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true" | FileCheck %s --check-prefix=PTX --implicit-check-not=mul.hi.s64
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul --canonicalize | FileCheck %s --check-prefix=NVGPU
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="fuse-epilogue=false" --canonicalize | FileCheck %s --check-prefix=NOFUSE
 
