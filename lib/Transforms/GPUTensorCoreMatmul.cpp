@@ -28,6 +28,7 @@
 #include "TensorCoreConv.h"
 #include "TensorCoreEpilogue.h"
 #include "TensorCoreMmaTypes.h"
+#include "VectorAccessAlignment.h"
 #include "opsnn/Target/TargetDescription.h"
 #include "opsnn/Target/TensorCoreTiles.h"
 
@@ -1490,6 +1491,35 @@ static void guardRaggedStores(gpu::LaunchOp launch, Value c, int64_t m,
   }
 }
 
+/// Declares the alignment of upstream's per-lane accesses to C (the
+/// accumulators' loads when C is read, the product's stores when no
+/// epilogue rewrites them): a lane's vector<2xf32>/<2xi32> at an even column
+/// (the m16n8 fragment layout), which the conversion leaves at the
+/// element's alignment, so that NVPTX split each into two 4-byte accesses.
+/// A batched GEMM's accesses go to subviews of C.
+static void alignAccumulatorAccesses(gpu::LaunchOp launch, Value c) {
+  SmallVector<Value> bases = {c};
+  launch.walk([&](memref::SubViewOp view) {
+    if (view.getSource() == c)
+      bases.push_back(view.getResult());
+  });
+  auto align = [&](auto access) {
+    VectorType type = access.getVectorType();
+    if (access.getAlignment() || type.getRank() != 1 ||
+        !llvm::is_contained(bases, access.getBase()))
+      return;
+    if (int64_t bytes =
+            vectorAccessAlignment(access.getBase(), type.getNumElements()))
+      access.setAlignment(bytes);
+  };
+  launch.walk([&](Operation *op) {
+    if (auto store = dyn_cast<vector::StoreOp>(op))
+      align(store);
+    else if (auto load = dyn_cast<vector::LoadOp>(op))
+      align(load);
+  });
+}
+
 /// Upstream's nvgpu mapping of the kernel's fragments to ldmatrix +
 /// mma.sync. (The copies are already cp.async groups: buildGPUKernel emits
 /// them with the pipeline's waits instead of nvgpu::createAsyncGroups.)
@@ -1616,6 +1646,8 @@ struct GPUTensorCoreMatmulPass
         if (failed(mm->epilogue.rewriteProductStores(
                 launch, mm->c, mm->batch > 1 ? mm->m : 0)))
           return signalPassFailure();
+        if (toNVGPU)
+          alignAccumulatorAccesses(launch, mm->c);
         if (toNVGPU &&
             failed(finalizeMmaOperandTypes(launch, mm->elementType, *mmaISA)))
           return signalPassFailure();

@@ -73,6 +73,11 @@
 // PTX-SAME: bar.sync{{[^;]*}}0;
 // PTX-LABEL: gpu.binary @gemm_small_kernel
 // PTX-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// Each lane stores its two f32 of a fragment row as one 8-byte store (the
+// stores are declared 8-byte aligned; element-aligned, NVPTX splits them).
+// PTX-NOT: st.global.b32
+// PTX-SAME: st.global.v2.b32
+// PTX-NOT: st.global.b32
 // The f32 GEMM keeps the generic path (one kernel with its fill).
 // PTX-LABEL: gpu.binary @gemm_f32_kernel
 // PTX-NOT: mma.sync
@@ -181,6 +186,8 @@
 // NVGPU-NOT: vector.contract
 // NVGPU-NOT: gpu.barrier
 // NVGPU: scf.yield %[[NEXT]],
+// The lanes' f32 pairs at even columns: 8-byte aligned stores.
+// NVGPU: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<2048x2048xf32>, vector<2xf32>
 // NVGPU-LABEL: func.func @gemm_small
 
 // stages=1 keeps the single-buffered kernel: BK = 32, no prologue; copy,
