@@ -68,6 +68,36 @@ int64_t mlir::opsnn::knownBaseAlignment(Value buffer) {
   }
 }
 
+/// Whether the offset of `buffer` (in elements, from its aligned pointer)
+/// is a multiple of `unit`: a static one in its type, or a subview's whose
+/// dynamic offsets each step over a source stride that is (a batched GEMM's
+/// slice i of C, at i * M * N).
+static bool offsetIsMultipleOf(Value buffer, int64_t unit) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(cast<MemRefType>(buffer.getType())
+                 .getStridesAndOffset(strides, offset)))
+    return false;
+  if (!ShapedType::isDynamic(offset))
+    return offset % unit == 0;
+  auto subview = buffer.getDefiningOp<memref::SubViewOp>();
+  SmallVector<int64_t> sourceStrides;
+  int64_t sourceOffset;
+  if (!subview ||
+      failed(subview.getSourceType().getStridesAndOffset(sourceStrides,
+                                                         sourceOffset)) ||
+      !offsetIsMultipleOf(subview.getSource(), unit))
+    return false;
+  for (auto [position, stride] :
+       llvm::zip_equal(subview.getMixedOffsets(), sourceStrides)) {
+    std::optional<int64_t> constant = getConstantIntValue(position);
+    if (ShapedType::isDynamic(stride) ||
+        (constant ? *constant * stride : stride) % unit != 0)
+      return false;
+  }
+  return true;
+}
+
 int64_t mlir::opsnn::vectorAccessAlignment(Value buffer, int64_t lanes) {
   auto type = cast<MemRefType>(buffer.getType());
   int64_t bytes = wholeElementBytes(type);
@@ -83,7 +113,7 @@ int64_t mlir::opsnn::vectorAccessAlignment(Value buffer, int64_t lanes) {
   auto multiple = [&](int64_t v) {
     return !ShapedType::isDynamic(v) && v % unit == 0;
   };
-  if (!multiple(offset) ||
+  if (!offsetIsMultipleOf(buffer, unit) ||
       !llvm::all_of(ArrayRef(strides).drop_back(), multiple))
     return 0;
   return knownBaseAlignment(buffer) >= align ? align : 0;

@@ -49,6 +49,11 @@
 // PTX-LABEL: gpu.binary @batched_kernel
 // PTX-SAME: %ctaid.z
 // PTX-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// Batch z's slice of C starts z * 128 * 128 elements in: its lanes' f32
+// pairs are still 8-byte aligned, one store each.
+// PTX-NOT: st.global.b32
+// PTX-SAME: st.global.v2.b32
+// PTX-NOT: st.global.b32
 // PTX-NOT: gpu.binary @batched_kernel_
 // PTX-LABEL: gpu.binary @batch_not_leading_kernel
 // PTX-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
