@@ -1494,9 +1494,9 @@ static void guardRaggedStores(gpu::LaunchOp launch, Value c, int64_t m,
 /// Declares the alignment of upstream's per-lane accesses to C (the
 /// accumulators' loads when C is read, the product's stores when no
 /// epilogue rewrites them): a lane's vector<2xf32>/<2xi32> at an even column
-/// (the m16n8 fragment layout), which the conversion leaves at the
-/// element's alignment, so that NVPTX split each into two 4-byte accesses.
-/// A batched GEMM's accesses go to subviews of C.
+/// (the m16n8 fragment layout). The conversion leaves them at the element's
+/// alignment, and NVPTX then splits each into two 4-byte accesses. A
+/// batched GEMM's accesses go to subviews of C.
 static void alignAccumulatorAccesses(gpu::LaunchOp launch, Value c) {
   SmallVector<Value> bases = {c};
   launch.walk([&](memref::SubViewOp view) {

@@ -36,7 +36,8 @@ int64_t knownBaseAlignment(Value buffer);
 /// `lanes` elements of `buffer` may declare when it starts at a multiple
 /// of `lanes` along the innermost (unit-stride) dimension: its offset and
 /// other strides must keep every row on that alignment, and its data must
-/// start on it. 0 when they do not (or are not static), or the innermost
+/// start on it. 0 when they do not (or are not static; a subview's dynamic
+/// offsets may step over source strides that keep it), or the innermost
 /// stride is not 1.
 int64_t vectorAccessAlignment(Value buffer, int64_t lanes);
 
