@@ -49,7 +49,8 @@ the tensor-core peak of the operand type, FP16, BF16, TF32 or INT8; plain
 f32: the FP32 peak). Each module is lowered with
 --opsnn-lower-to-nvvm="chip=C format=ptx tensor-cores=true" and assembled
 with ptxas for the chip (scripts/ptxas_check.py: registers, spills,
-whether mma.sync is used).
+whether mma.sync is used; with nvdisasm installed, the static SASS
+instruction count, which a dry run's comparisons print as code sizes).
 
 GPU mode (default): ops-nn-run --device=cuda compiles the module into an
 artifact and runs it once; the output is compared with the NumPy reference
@@ -965,8 +966,14 @@ def ptxas_figures(opt, case_dir, src, chip, timeout, options):
     if not (os.path.exists(ptxas) or shutil.which("ptxas")):
         info.update(ok=True, status="lowered (ptxas not found: not assembled)")
         return info
+    # Static SASS counts too where nvdisasm is installed (requirements.txt):
+    # the comparisons' code sizes in a dry run.
+    if str(ROOT / "scripts") not in sys.path:
+        sys.path.insert(0, str(ROOT / "scripts"))
+    from ptxas_check import find_nvdisasm
+    sass = ["--sass"] if find_nvdisasm() else []
     proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "ptxas_check.py"),
-                           str(lowered), "--arch", chip, "--json"],
+                           str(lowered), "--arch", chip, "--json", *sass],
                           capture_output=True, text=True, timeout=timeout)
     if proc.returncode != 0:
         info.update(ok=False, status="ptxas failed: " + _tail(proc.stdout + proc.stderr))
@@ -974,6 +981,8 @@ def ptxas_figures(opt, case_dir, src, chip, timeout, options):
     rows = json.loads(proc.stdout)
     spills = sum(r["spill_stores"] + r["spill_loads"] for r in rows)
     shared = max((r["shared_bytes"] for r in rows), default=0)
+    if sass:
+        info["sass_instructions"] = sum(r["sass_instructions"] for r in rows)
     info.update(ok=True, kernels=len(rows),
                 max_registers=max((r["registers"] for r in rows), default=0),
                 spill_bytes=spills,
@@ -1364,9 +1373,13 @@ def format_notes(run):
              "call as the host sees it (+ launches, result allocation, synchronisation)",
              f"cuBLAS/cuDNN: {run['torch']}"]
     for c in run.get("comparisons", []):
+        code = c.get("code") or []
+        sizes = ("; static SASS instructions " + " vs ".join(
+                     f"{n} ({k} kernel{'s' if k != 1 else ''})" for n, k in code)
+                 if len(code) == 2 and all(n is not None for n, _ in code) else "")
         lines.append(f"{c['what']}: " + (f"{c['ratio']:.2f}x (goal >= {c['goal']:g}x: "
                                            f"{'met' if c['met'] else 'NOT met'})"
-                                           if c.get("ratio") else "n/a (not timed)"))
+                                           if c.get("ratio") else "n/a (not timed)") + sizes)
     return "\n".join(lines)
 
 
@@ -1506,10 +1519,13 @@ def main(argv=None):
             if fast in by_name and slow in by_name:
                 a, b = by_name[fast].get("ours_ms"), by_name[slow].get("ours_ms")
                 ratio = b / a if a and b else None
+                code = [by_name[n].get("ptxas", {}) for n in (fast, slow)]
                 run["comparisons"].append({
                     "what": f"{what} ({fast} vs {slow})",
                     "fast": fast, "slow": slow, "goal": goal, "ratio": ratio,
-                    "met": bool(ratio and ratio >= goal)})
+                    "met": bool(ratio and ratio >= goal),
+                    # Static SASS instructions (all kernels) and kernels.
+                    "code": [(c.get("sass_instructions"), c.get("kernels")) for c in code]})
     finally:
         run["total_s"] = time.monotonic() - t0
         if owner is not None:
