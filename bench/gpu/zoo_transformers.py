@@ -80,6 +80,7 @@ def main(argv=None):
                    help="comma-separated, of: " + ", ".join(VARIANTS))
     args = p.parse_args(argv)
     variants = args.variants.split(",")
+    width = max(map(len, VARIANTS))  # the variant column
     unknown = [v for v in variants if v not in VARIANTS]
     if unknown:
         p.error(f"unknown variant(s) {', '.join(unknown)} (known: {', '.join(VARIANTS)})")
@@ -120,12 +121,12 @@ def main(argv=None):
                            for binary in binaries)
                 kernels = f"{len(binaries):3d} kernels ({mma:2d} mma, {wide:2d} vec)"
                 if lowered.returncode:
-                    print(f"{name:10s} {variant:19s} lowering failed: {lowered.stderr[-300:]}")
+                    print(f"{name:10s} {variant:{width}s} lowering failed: {lowered.stderr[-300:]}")
                     continue
                 out = tmp / f"{name}_{variant}"
                 if args.dry_run:
                     if variant not in EMULATED:
-                        print(f"{name:10s} {variant:19s} {kernels}")
+                        print(f"{name:10s} {variant:{width}s} {kernels}")
                         continue
                     cmd = [run, src, f"--pipeline={EMULATED[variant]}",
                            f"--output-dir={out}", "--json"]
@@ -135,7 +136,7 @@ def main(argv=None):
                            "--json"]
                 r = subprocess.run(cmd + in_args, capture_output=True, text=True)
                 if r.returncode:
-                    print(f"{name:10s} {variant:19s} {kernels}; run failed: "
+                    print(f"{name:10s} {variant:{width}s} {kernels}; run failed: "
                           f"{r.stderr.strip()[-300:]}")
                     continue
                 summary = json.loads(r.stdout)
@@ -144,7 +145,7 @@ def main(argv=None):
                 k, t = summary.get("kernel_time_ms"), summary.get("time_ms")
                 what = "(emulated on the CPU)" if args.dry_run else (
                     f"kernels {k['median']:.3f} ms, call {t['median']:.3f} ms" if k else "")
-                print(f"{name:10s} {variant:19s} {kernels}; rel L2 vs "
+                print(f"{name:10s} {variant:{width}s} {kernels}; rel L2 vs "
                       f"onnxruntime {err:.1e}; {what}")
     return 0
 

@@ -703,14 +703,16 @@ private:
         // column itself: the maps of the column in chunks simplify less
         // (ptxas sm_80, the ResNet stem: 1508 SASS instructions against
         // 1213).
-        Value srcChunkCol;
+        Value implicitCol = srcCol;
+        int64_t implicitColScale = 1;
         if (elementCopies && !srcMaps.empty() && mm.conv &&
             copyWidth % mm.conv->channels == 0) {
           AffineExpr s0, s1;
           bindSymbols(b.getContext(), s0, s1);
-          srcChunkCol = applyNarrowable(s0.floorDiv(copyWidth) + s1 % perRow,
+          implicitCol = applyNarrowable(s0.floorDiv(copyWidth) + s1 % perRow,
                                         {col0, chunk},
                                         {implicitMatrixBounds()[1], chunks});
+          implicitColScale = copyWidth;
         }
         if (edges.clampRows)
           srcRow = clampBelow(srcRow, edges.clampRows - 1);
@@ -733,11 +735,8 @@ private:
               inBounds = arith::AndIOp::create(b, loc, inRows, inBounds);
             SmallVector<Value> srcIndices = {srcRow, srcColE};
             if (!srcMaps.empty()) {
-              srcIndices = srcChunkCol
-                               ? implicitIndices(srcMaps, srcRow, srcChunkCol,
-                                                 copyWidth, e)
-                               : implicitIndices(srcMaps, srcRow, srcCol,
-                                                 /*colScale=*/1, e);
+              srcIndices = implicitIndices(srcMaps, srcRow, implicitCol,
+                                           implicitColScale, e);
               if (Value inSource = boundsPredicate(srcIndices, srcBounds))
                 inBounds = arith::AndIOp::create(b, loc, inBounds, inSource);
             }
@@ -1434,6 +1433,12 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
     memref::DeallocOp::create(b, loc, kb.fragmentScratch);
 }
 
+/// Whether `base` is C or a batched GEMM's slice of it (a subview).
+static bool isCOrBatchSlice(Value base, Value c) {
+  auto slice = base.getDefiningOp<memref::SubViewOp>();
+  return base == c || (slice && slice.getSource() == c);
+}
+
 /// Puts each lane's store of a product row (vector.store to C after the
 /// nvgpu conversion) under `row < m` (the last block row of a ragged M;
 /// no guard for m = 0) and `col < n` (the last block column of a ragged N;
@@ -1447,8 +1452,7 @@ static void guardRaggedStores(gpu::LaunchOp launch, Value c, int64_t m,
   launch.walk([&](vector::StoreOp store) {
     // Into C or a batch's slice of it (whose rows past M are the next
     // batch's).
-    auto slice = store.getBase().getDefiningOp<memref::SubViewOp>();
-    if (store.getBase() == c || (slice && slice.getSource() == c))
+    if (isCOrBatchSlice(store.getBase(), c))
       stores.push_back(store);
   });
   if (n % 2) {
@@ -1498,15 +1502,10 @@ static void guardRaggedStores(gpu::LaunchOp launch, Value c, int64_t m,
 /// alignment, and NVPTX then splits each into two 4-byte accesses. A
 /// batched GEMM's accesses go to subviews of C.
 static void alignAccumulatorAccesses(gpu::LaunchOp launch, Value c) {
-  SmallVector<Value> bases = {c};
-  launch.walk([&](memref::SubViewOp view) {
-    if (view.getSource() == c)
-      bases.push_back(view.getResult());
-  });
   auto align = [&](auto access) {
     VectorType type = access.getVectorType();
     if (access.getAlignment() || type.getRank() != 1 ||
-        !llvm::is_contained(bases, access.getBase()))
+        !isCOrBatchSlice(access.getBase(), c))
       return;
     if (int64_t bytes =
             vectorAccessAlignment(access.getBase(), type.getNumElements()))
@@ -1652,15 +1651,15 @@ struct GPUTensorCoreMatmulPass
             failed(finalizeMmaOperandTypes(launch, mm->elementType, *mmaISA)))
           return signalPassFailure();
       }
-      // After the nvgpu conversion (which would take i32 arith ops for
-      // fragment arithmetic).
-      narrowMarkedIndexArithmetic(kernelPoint->getParentOp());
       if (succeeded(padding))
         moveSourceDeallocations(b, *padding);
       mm->epilogue.eraseAbsorbed(op);
       if (succeeded(padding))
         eraseUnusedBuffer(padding->padded);
     }
+    // Once every kernel is past the nvgpu conversion (which would take i32
+    // arith ops for fragment arithmetic).
+    narrowMarkedIndexArithmetic(getOperation());
   }
 
   /// The shape-independent checks of `tiles` and `stages`, reported at the
