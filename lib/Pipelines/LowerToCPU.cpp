@@ -38,7 +38,8 @@ void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
   if (!options.emulateTensorCoreMatmul.empty())
     addTensorCoreOperandStage(pm, options.emulateTensorCoreTF32,
                               options.emulateTensorCoreMatmul,
-                              options.emulateTensorCorePadChannels);
+                              options.emulateTensorCorePadChannels,
+                              options.emulateTensorCoreFuseSiblings);
   // The GPU pipeline's padding, read through bounds checks.
   if (options.emulateGPULoops && options.emulateImplicitPadding)
     addImplicitPaddingStage(

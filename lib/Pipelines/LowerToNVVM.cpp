@@ -125,7 +125,8 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
   addLowerToLinalgStage(pm, /*fuseNarrowingCasts=*/false);
   if (options.tensorCores)
     addTensorCoreOperandStage(pm, options.tensorCoreTF32, tensorCoreTarget,
-                              options.tensorCorePadChannels);
+                              options.tensorCorePadChannels,
+                              options.tensorCoreFuseSiblings);
   // Pools and depthwise convolutions read their padding through bounds
   // checks: no fill and copy kernels for a padded buffer.
   if (options.implicitPadding)

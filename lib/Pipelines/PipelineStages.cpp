@@ -52,7 +52,8 @@ void mlir::opsnn::addTensorCoreConvLayoutStage(OpPassManager &pm,
 
 void mlir::opsnn::addTensorCoreOperandStage(OpPassManager &pm, bool allowTF32,
                                             llvm::StringRef targetName,
-                                            bool padChannels) {
+                                            bool padChannels,
+                                            bool fuseSiblings) {
   if (padChannels) {
     PadConvChannelsPassOptions options;
     options.allowTF32 = allowTF32;
@@ -64,6 +65,10 @@ void mlir::opsnn::addTensorCoreOperandStage(OpPassManager &pm, bool allowTF32,
       target ? getTensorCoreISA(*target) : std::nullopt;
   if (isa && isa->int8)
     pm.addNestedPass<func::FuncOp>(createTransposeInt8WeightsPass());
+  // After the INT8 weights are N x K: siblings' weights stack as they are
+  // read.
+  if (fuseSiblings)
+    pm.addNestedPass<func::FuncOp>(createFuseSiblingContractionsPass());
 }
 
 void mlir::opsnn::addImplicitPaddingStage(OpPassManager &pm,

@@ -39,9 +39,12 @@ void addTensorCoreConvLayoutStage(OpPassManager &pm, bool allowTF32,
 /// (--opsnn-pad-conv-channels, f32 ones with `allowTF32`; otherwise the
 /// kernel copies their im2col rows element by element) and, where the chip
 /// has INT8 tensor cores, constant INT8 weights are stored N x K
-/// (--opsnn-transpose-int8-weights).
+/// (--opsnn-transpose-int8-weights). With `fuseSiblings`, contractions that
+/// share an input and read constant weights become one, with their alike
+/// elementwise consumers (--opsnn-fuse-sibling-contractions).
 void addTensorCoreOperandStage(OpPassManager &pm, bool allowTF32,
-                               llvm::StringRef targetName, bool padChannels);
+                               llvm::StringRef targetName, bool padChannels,
+                               bool fuseSiblings);
 
 /// The generic GPU path's padded operands read through bounds checks
 /// (--opsnn-implicit-padding) instead of a filled and copied padded buffer;

@@ -105,21 +105,27 @@ static unsigned positionOf(AffineMap map, unsigned dim) {
   return *map.getResultPosition(getAffineDimExpr(dim, map.getContext()));
 }
 
-/// The view of an operand of shape `shape` whose batch loops are `batch`
+/// The view of an operand of type `type` whose batch loops are `batch`
 /// (in the order every view takes them) and whose matrix groups start at
 /// `first` and `second` with `firstSize` and `secondSize` dimensions:
 /// the permutation puts the batch dimensions first, then the groups; each
 /// group collapses to one dimension, the batch dimensions too when that
 /// needs no copy. Failure if the groups do not collapse or `second` does
 /// not end with the innermost dimension (unit stride). The view is
-/// `wholeCopies` when its strides and its rows are multiples of `align`
-/// elements.
+/// `wholeCopies` when its offset, its strides and its rows are multiples of
+/// `align` elements.
 static FailureOr<CollapsibleGemm::OperandView>
-buildOperandView(AffineMap map, ArrayRef<unsigned> batch,
-                 ArrayRef<int64_t> shape, int64_t first, int64_t firstSize,
-                 int64_t second, int64_t secondSize, int64_t align) {
+buildOperandView(AffineMap map, ArrayRef<unsigned> batch, MemRefType type,
+                 int64_t first, int64_t firstSize, int64_t second,
+                 int64_t secondSize, int64_t align) {
+  ArrayRef<int64_t> shape = type.getShape();
   int64_t rank = shape.size();
-  if (second + secondSize != rank)
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (second + secondSize != rank ||
+      failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, ShapedType::isDynamic) || strides.back() != 1)
     return failure();
   CollapsibleGemm::OperandView view;
   for (unsigned dim : batch)
@@ -129,10 +135,7 @@ buildOperandView(AffineMap map, ArrayRef<unsigned> batch,
   for (int64_t i = 0; i < secondSize; ++i)
     view.permutation.push_back(second + i);
 
-  // Row-major strides of the operand, then of the permuted view.
-  SmallVector<int64_t> strides(rank, 1);
-  for (int64_t i = rank - 2; i >= 0; --i)
-    strides[i] = strides[i + 1] * shape[i + 1];
+  // The strides of the permuted view.
   SmallVector<int64_t> viewStrides, viewSizes;
   for (unsigned dim : view.permutation) {
     viewStrides.push_back(strides[dim]);
@@ -165,6 +168,8 @@ buildOperandView(AffineMap map, ArrayRef<unsigned> batch,
     return failure();
   // Rows and batches start where whole copies can, and rows are whole
   // copies (for a row-major operand the row stride is the row).
+  if (offset % align != 0)
+    view.wholeCopies = false;
   for (ReassociationIndices &indices : view.groups)
     if (viewStrides[indices.back()] != 1 &&
         viewStrides[indices.back()] % align != 0)
@@ -198,10 +203,13 @@ mlir::opsnn::matchCollapsibleGemm(linalg::GenericOp op, bool allowTF32) {
   gemm.a = op.getDpsInputOperand(0)->get();
   gemm.b = op.getDpsInputOperand(1)->get();
   gemm.c = op.getDpsInitOperand(0)->get();
+  // A and B may be strided views (Q, K and V: slices of one buffer); C is
+  // written whole.
   for (Value v : {gemm.a, gemm.b, gemm.c}) {
     auto type = dyn_cast<MemRefType>(v.getType());
-    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
-      return reject("operand not a static identity-layout buffer");
+    if (!type || !type.hasStaticShape() ||
+        (v == gemm.c && !type.getLayout().isIdentity()))
+      return reject("operand not a static buffer (C of identity layout)");
   }
   gemm.elementType = getElementTypeOrSelf(gemm.a.getType());
   if (getElementTypeOrSelf(gemm.b.getType()) != gemm.elementType ||
@@ -243,16 +251,16 @@ mlir::opsnn::matchCollapsibleGemm(linalg::GenericOp op, bool allowTF32) {
   // (attention's heads: Q, K and V read in [b, s, h, d], P V's context
   // written in it).
   int64_t align = 16 / (gemm.elementType.getIntOrFloatBitWidth() / 8);
-  auto shapeOf = [](Value v) { return cast<MemRefType>(v.getType()).getShape(); };
+  auto typeOf = [](Value v) { return cast<MemRefType>(v.getType()); };
   FailureOr<CollapsibleGemm::OperandView> aView = buildOperandView(
-      aMap, batch, shapeOf(gemm.a), aM, numM, aK, numK, align);
+      aMap, batch, typeOf(gemm.a), aM, numM, aK, numK, align);
   FailureOr<CollapsibleGemm::OperandView> bView =
-      gemm.bTransposed ? buildOperandView(bMap, batch, shapeOf(gemm.b), bN,
+      gemm.bTransposed ? buildOperandView(bMap, batch, typeOf(gemm.b), bN,
                                           numN, bK, numK, align)
-                       : buildOperandView(bMap, batch, shapeOf(gemm.b), bK,
+                       : buildOperandView(bMap, batch, typeOf(gemm.b), bK,
                                           numK, bN, numN, align);
   FailureOr<CollapsibleGemm::OperandView> cView = buildOperandView(
-      cMap, batch, shapeOf(gemm.c), cM, numM, cN, numN, /*align=*/1);
+      cMap, batch, typeOf(gemm.c), cM, numM, cN, numN, /*align=*/1);
   if (failed(aView) || failed(cView))
     return reject("A is not M x K or C not M x N with unit-stride rows");
   if (failed(bView))

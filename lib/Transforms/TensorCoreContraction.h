@@ -26,7 +26,8 @@
 namespace mlir::opsnn {
 
 /// A contraction that is a GEMM, or a batch of independent GEMMs, on
-/// views of its static identity-layout buffers.
+/// views of its static buffers (A and B may be strided: slices of a larger
+/// buffer; C has the identity layout).
 struct CollapsibleGemm {
   /// How one operand is viewed as a (batch of) matrices: its dimensions
   /// permuted (memref.transpose, strided, when the batch dimensions do not

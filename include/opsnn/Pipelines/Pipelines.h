@@ -56,6 +56,12 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
                      "emulated kernel copies their im2col rows element by "
                      "element"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> emulateTensorCoreFuseSiblings{
+      *this, "emulate-tensor-core-fuse-siblings",
+      llvm::cl::desc("As the GPU pipeline's tensor-core-fuse-siblings: "
+                     "contractions that share an input and read constant "
+                     "weights become one (opsnn-fuse-sibling-contractions)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> emulateGPULoops{
       *this, "emulate-gpu-loops",
       llvm::cl::desc("Lower the remaining linalg ops as the GPU's generic "
@@ -141,6 +147,14 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "KH*KW*8 in 16-byte cp.async); false: the kernel "
                      "copies their im2col rows element by element (K = "
                      "KH*KW*3, no fill)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> tensorCoreFuseSiblings{
+      *this, "tensor-core-fuse-siblings",
+      llvm::cl::desc("With tensor-cores: contractions that read the same "
+                     "input with constant weights of one shape (Q, K and V "
+                     "projections) become one GEMM over the stacked "
+                     "weights, their alike elementwise consumers one "
+                     "epilogue (opsnn-fuse-sibling-contractions)"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> vectorizeAccesses{
       *this, "vectorize-accesses",

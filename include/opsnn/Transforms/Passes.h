@@ -18,6 +18,12 @@ namespace opsnn {
 namespace layout {
 class LayoutTransformOpInterface;
 } // namespace layout
+} // namespace opsnn
+namespace linalg {
+class GenericOp;
+class LinalgOp;
+} // namespace linalg
+namespace opsnn {
 
 #define GEN_PASS_DECL
 #include "opsnn/Transforms/Passes.h.inc"
@@ -52,6 +58,23 @@ pushConversionsThrough(RewriterBase &rewriter,
 
 /// precision ops -> arith / math / tensor / linalg.
 void populateLowerPrecisionPatterns(RewritePatternSet &patterns);
+
+/// Fuses `siblings`, contractions on static tensors that compute alike,
+/// read one input in common and a constant of one type as the other, into
+/// an init filled with one value, into a single linalg.generic: the
+/// constants stacked along a new parallel loop placed before N (in C and in
+/// the constants), and each sibling replaced by the unit slice
+/// [.., i, ..] of the result along that dimension
+/// (--opsnn-fuse-sibling-contractions). Fails, changing nothing, otherwise.
+FailureOr<linalg::GenericOp>
+fuseSiblingContractions(RewriterBase &rewriter,
+                        ArrayRef<linalg::LinalgOp> siblings);
+
+/// Merges the elementwise linalg.generics that compute alike, each on
+/// another unit slice [.., i, ..] of one tensor (all of them), into one
+/// generic over that tensor whose result the old ones are unit slices of
+/// (their differing constant inputs stacked).
+void populateMergeSlicedElementwisePatterns(RewritePatternSet &patterns);
 
 #define GEN_PASS_REGISTRATION
 #include "opsnn/Transforms/Passes.h.inc"

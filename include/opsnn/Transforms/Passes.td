@@ -1425,6 +1425,69 @@ def PadConvChannelsPass
                            "::mlir::tensor::TensorDialect"];
 }
 
+def FuseSiblingContractionsPass
+    : Pass<"opsnn-fuse-sibling-contractions", "::mlir::func::FuncOp"> {
+  let summary = "One contraction for the contractions that read the same "
+                "input with constant weights (Q, K and V projections)";
+  let description = [{
+    A Transformer layer projects its normalized input three times, into Q,
+    K and V: three GEMMs that read the same A with weights of one shape,
+    three kernel launches that each read A. This pass makes them one
+    contraction whose weights are the three stacked along a new parallel
+    loop `g` placed before the first N dimension (of C and of the
+    weights), so that N is three times as wide, and A is read once:
+
+    ```mlir
+    %q = linalg.matmul ins(%a, %wq : tensor<16x32xf16>, tensor<32x32xf16>)
+                       outs(%zero0 : tensor<16x32xf32>) -> tensor<16x32xf32>
+    %k = linalg.matmul ins(%a, %wk : ...) outs(%zero1 : ...)
+    %v = linalg.matmul ins(%a, %wv : ...) outs(%zero2 : ...)
+    ```
+
+    becomes (`%w` the constant 32x3x32 stack of `%wq`, `%wk`, `%wv`)
+
+    ```mlir
+    %qkv = linalg.generic {indexing_maps = [(m, n, k, g) -> (m, k),
+                                            (m, n, k, g) -> (k, g, n),
+                                            (m, n, k, g) -> (m, g, n)], ...}
+        ins(%a, %w : tensor<16x32xf16>, tensor<32x3x32xf16>)
+        outs(%zero : tensor<16x3x32xf32>) { <the matmul's payload> }
+    %q = tensor.extract_slice %qkv[0, 0, 0] [16, 1, 32] [1, 1, 1]
+        : tensor<16x3x32xf32> to tensor<16x32xf32>
+    %k = tensor.extract_slice %qkv[0, 1, 0] ...
+    %v = tensor.extract_slice %qkv[0, 2, 0] ...
+    ```
+
+    Siblings are linalg contractions (named or generic, a reduction loop
+    and an N dimension) on static tensors in one block, with the same
+    indexing maps, iterator types, payload and types, one input the same
+    non-constant value, the other a dense constant (byte-sized elements),
+    and inits that are `linalg.fill`s of one value. Anything else is left
+    alone; so are contractions without a sibling.
+
+    With `merge-consumers` (the default), elementwise `linalg.generic`s
+    that do the same thing to every unit slice of one tensor (the
+    projections' bias adds and casts to f16) merge the same way: one
+    generic with a loop more over the whole tensor, their constant inputs
+    that differ (the biases) stacked along it, the inputs they share kept.
+    The tensor-core kernel (`--opsnn-gpu-tensor-core-matmul`) then takes
+    the fused contraction with its merged consumers as its epilogue, and
+    the consumers of Q, K and V read strided views of the merged output.
+
+    `--opsnn-lower-to-nvvm="tensor-cores=true"` and the CPU emulation of
+    the tensor-core kernel run it before bufferization unless
+    `tensor-core-fuse-siblings=false` (`emulate-tensor-core-fuse-siblings`).
+  }];
+  let options = [
+    Option<"mergeConsumers", "merge-consumers", "bool", /*default=*/"true",
+           "Also merge the elementwise generics that consume every unit "
+           "slice of a fused result alike">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def TransposeInt8WeightsPass
     : Pass<"opsnn-transpose-int8-weights", "::mlir::func::FuncOp"> {
   let summary = "Store constant INT8 GEMM weights N x K for the tensor-core "
