@@ -209,24 +209,25 @@ mlir::opsnn::fuseSiblingContractions(RewriterBase &rewriter,
       return reject("siblings' inits are not fills of one value");
   }
 
-  // The new loop goes next to N: before the first N dimension of C, and
-  // before that dimension in the weights.
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(first);
-  if (failed(dims) || dims->n.empty())
-    return reject("no N dimension");
+  // The new loop goes next to the weights' side of C (N, or M when the
+  // weights are the first input): before the first dimension of C that the
+  // weights index and the shared input does not, and before that dimension
+  // in the weights.
   AffineMap cMap = first.getMatchingIndexingMap(first.getDpsInitOperand(0));
   AffineMap wMap =
       first.getMatchingIndexingMap(first.getDpsInputOperand(weight));
-  int64_t cPosition = cMap.getNumResults();
-  for (unsigned n : dims->n)
-    cPosition = std::min(
-        cPosition, *resultPosition(cMap, rewriter.getAffineDimExpr(n)));
-  std::optional<int64_t> wPosition =
-      resultPosition(wMap, cMap.getResult(cPosition));
-  if (!wPosition)
-    return reject("N is not read from the weights");
-  DenseElementsAttr stacked = stackConstants(weights, *wPosition);
+  AffineMap sMap =
+      first.getMatchingIndexingMap(first.getDpsInputOperand(shared));
+  auto weightSide = [&](AffineExpr expr) {
+    return isa<AffineDimExpr>(expr) && resultPosition(wMap, expr) &&
+           !resultPosition(sMap, expr);
+  };
+  auto cResults = cMap.getResults();
+  int64_t cPosition = llvm::find_if(cResults, weightSide) - cResults.begin();
+  if (cPosition == int64_t(cResults.size()))
+    return reject("no dimension of the result comes from the weights alone");
+  int64_t wPosition = *resultPosition(wMap, cResults[cPosition]);
+  DenseElementsAttr stacked = stackConstants(weights, wPosition);
   if (!stacked)
     return reject("weights are not dense constants of byte-sized elements");
 
@@ -253,7 +254,7 @@ mlir::opsnn::fuseSiblingContractions(RewriterBase &rewriter,
   unsigned numLoops = first.getNumLoops();
   maps[shared] = AffineMap::get(numLoops + 1, 0, maps[shared].getResults(),
                                 rewriter.getContext());
-  maps[weight] = insertDim(maps[weight], *wPosition);
+  maps[weight] = insertDim(maps[weight], wPosition);
   maps[2] = insertDim(maps[2], cPosition);
   linalg::GenericOp fused =
       buildWithGroupLoop(rewriter, first, inputs, init, maps);
@@ -443,9 +444,6 @@ static bool isCandidate(linalg::LinalgOp op) {
   if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0 ||
       op.hasDynamicShape() || !initFill(op))
-    return false;
-  if (isa<linalg::GenericOp>(op) && !linalg::isaContractionOpInterface(op) &&
-      failed(linalg::inferContractionDims(op)))
     return false;
   return llvm::any_of(op.getDpsInputOperands(), [](OpOperand *operand) {
     return matchPattern(operand->get(), m_Constant());
