@@ -16,7 +16,7 @@ for the check.
 
 Usage: bench/gpu/zoo_transformers.py [--repeat N] [--dry-run] [--models a,b]
                                     [--variants generic,tensor-cores,mixed-fp16,t4-mixed-fp16,
-                                                mixed-fp16-unpadded]
+                                                mixed-fp16-unpadded,mixed-fp16-unfused]
 Prints one line per model and variant: kernels (how many of them are
 tensor-core kernels: PTX with mma.sync; and how many of the others use
 vector global accesses: ld/st.global.v2/.v4), rel. L2 vs onnxruntime, kernel
@@ -54,6 +54,11 @@ VARIANTS = {
     # kernel's im2col element copies); not among the default --variants.
     "mixed-fp16-unpadded": MIXED + "opsnn-lower-to-nvvm{chip=sm_80 format=ptx "
                                    "tensor-cores=true tensor-core-pad-channels=false}",
+    # mixed-fp16 with the Q, K and V projections as three GEMMs, each with
+    # its bias epilogue (no --opsnn-fuse-sibling-contractions); not among
+    # the default --variants.
+    "mixed-fp16-unfused": MIXED + "opsnn-lower-to-nvvm{chip=sm_80 format=ptx "
+                                  "tensor-cores=true tensor-core-fuse-siblings=false}",
 }
 # Without a GPU, the tensor-core variants' algorithms on the CPU.
 EMULATED = {
@@ -68,6 +73,9 @@ EMULATED = {
     "mixed-fp16-unpadded": MIXED + "opsnn-lower-to-cpu{emulate-gpu-loops "
                                    "emulate-warp-reductions emulate-tensor-core-matmul=a100 "
                                    "emulate-tensor-core-pad-channels=false}",
+    "mixed-fp16-unfused": MIXED + "opsnn-lower-to-cpu{emulate-gpu-loops "
+                                  "emulate-warp-reductions emulate-tensor-core-matmul=a100 "
+                                  "emulate-tensor-core-fuse-siblings=false}",
 }
 
 

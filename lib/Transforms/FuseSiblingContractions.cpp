@@ -155,6 +155,19 @@ static bool sameComputation(linalg::LinalgOp a, linalg::LinalgOp b) {
              OperationEquivalence::IgnoreLocations);
 }
 
+/// Whether `op` is a contraction of two static tensors into one whose
+/// operands are indexed by loops alone (projected permutations): a
+/// (batched) GEMM. Not a convolution: its fused form would be a generic
+/// that the tensor-core convolution kernel does not take.
+static bool isGemmLike(linalg::LinalgOp op) {
+  return op.hasPureTensorSemantics() && op.getNumDpsInputs() == 2 &&
+         op.getNumDpsInits() == 1 && op.getNumReductionLoops() > 0 &&
+         !op.hasDynamicShape() &&
+         llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
+           return map.isProjectedPermutation();
+         });
+}
+
 /// Which input `a` and `b` both read, the same non-constant value, if one.
 static std::optional<unsigned> sharedInputOf(linalg::LinalgOp a,
                                              linalg::LinalgOp b) {
@@ -181,10 +194,8 @@ mlir::opsnn::fuseSiblingContractions(RewriterBase &rewriter,
   auto reject = [&](const Twine &why) {
     return rewriter.notifyMatchFailure(first, why);
   };
-  if (!first.hasPureTensorSemantics() || first.getNumDpsInputs() != 2 ||
-      first.getNumDpsInits() != 1 || first.getNumReductionLoops() == 0 ||
-      first.hasDynamicShape())
-    return reject("not a static contraction of two inputs on tensors");
+  if (!isGemmLike(first))
+    return reject("not a static GEMM-like contraction on tensors");
   // The shared input and the constant one.
   std::optional<unsigned> sharedInput = sharedInputOf(first, siblings[1]);
   if (!sharedInput)
@@ -441,9 +452,7 @@ void mlir::opsnn::populateMergeSlicedElementwisePatterns(
 /// Whether `op` may join a group: a contraction of two static tensors into
 /// a filled one, one of its inputs a constant.
 static bool isCandidate(linalg::LinalgOp op) {
-  if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0 ||
-      op.hasDynamicShape() || !initFill(op))
+  if (!isGemmLike(op) || !initFill(op))
     return false;
   return llvm::any_of(op.getDpsInputOperands(), [](OpOperand *operand) {
     return matchPattern(operand->get(), m_Constant());

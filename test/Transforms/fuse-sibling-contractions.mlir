@@ -279,3 +279,22 @@ func.func @residuals_differ(%x: tensor<4x8xf32>, %r0: tensor<4x8xf32>, %r1: tens
   } -> tensor<4x8xf32>
   return %qa, %ka : tensor<4x8xf32>, tensor<4x8xf32>
 }
+
+// -----
+
+// Convolutions that share their input (a bottleneck's first 1x1 and its
+// shortcut) are left alone: a fused one would be a generic that the
+// tensor-core convolution kernel does not take.
+// CHECK-LABEL: func.func @sibling_convs
+// CHECK-COUNT-2: linalg.conv_2d_nhwc_hwcf
+// CHECK-NOT: tensor.extract_slice
+func.func @sibling_convs(%x: tensor<1x8x8x16xf16>) -> (tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %w0 = arith.constant dense<1.0> : tensor<1x1x16x16xf16>
+  %w1 = arith.constant dense<2.0> : tensor<1x1x16x16xf16>
+  %e = tensor.empty() : tensor<1x8x8x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  %c0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w0 : tensor<1x8x8x16xf16>, tensor<1x1x16x16xf16>) outs(%f : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  %c1 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w1 : tensor<1x8x8x16xf16>, tensor<1x1x16x16xf16>) outs(%f : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  return %c0, %c1 : tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>
+}

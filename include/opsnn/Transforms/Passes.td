@@ -1458,11 +1458,14 @@ def FuseSiblingContractionsPass
     %v = tensor.extract_slice %qkv[0, 2, 0] ...
     ```
 
-    Siblings are linalg contractions (named or generic, a reduction loop
-    and an N dimension) on static tensors in one block, with the same
+    Siblings are linalg contractions (named or generic, with a reduction
+    loop, and indexing maps that are projected permutations: GEMMs and
+    batched GEMMs, not convolutions, whose fused form the convolution
+    kernel would not take) on static tensors in one block, with the same
     indexing maps, iterator types, payload and types, one input the same
-    non-constant value, the other a dense constant (byte-sized elements),
-    and inits that are `linalg.fill`s of one value. Anything else is left
+    non-constant value, the other a dense constant (byte-sized elements)
+    that indexes a dimension of the result the shared input does not, and
+    inits that are `linalg.fill`s of one value. Anything else is left
     alone; so are contractions without a sibling.
 
     With `merge-consumers` (the default), elementwise `linalg.generic`s
