@@ -72,13 +72,19 @@ static DenseElementsAttr stackConstants(ArrayRef<Attribute> parts,
   return DenseElementsAttr::getFromRawBuffer(stacked, data);
 }
 
-/// `map` with one more dimension (the last), inserted into its results at
-/// `position`.
-static AffineMap insertDim(AffineMap map, int64_t position) {
-  unsigned dim = map.getNumDims();
-  AffineMap widened = map.shiftDims(0).insertResult(
-      getAffineDimExpr(dim, map.getContext()), position);
-  return AffineMap::get(dim + 1, 0, widened.getResults(), map.getContext());
+/// `map` over one more loop (the last), which it does not read.
+static AffineMap withGroupLoop(AffineMap map) {
+  return AffineMap::get(map.getNumDims() + 1, map.getNumSymbols(),
+                        map.getResults(), map.getContext());
+}
+
+/// `map` over one more loop (the last), read as its result at `position`.
+static AffineMap readingGroupLoop(AffineMap map, int64_t position) {
+  SmallVector<AffineExpr> results(map.getResults());
+  results.insert(results.begin() + position,
+                 getAffineDimExpr(map.getNumDims(), map.getContext()));
+  return AffineMap::get(map.getNumDims() + 1, map.getNumSymbols(), results,
+                        map.getContext());
 }
 
 /// The position of loop `dim` in `map`'s results, if it is one of them.
@@ -188,9 +194,13 @@ static linalg::FillOp initFill(linalg::LinalgOp op) {
 FailureOr<linalg::GenericOp>
 mlir::opsnn::fuseSiblingContractions(RewriterBase &rewriter,
                                      ArrayRef<linalg::LinalgOp> siblings) {
-  if (siblings.size() < 2)
-    return failure();
   linalg::LinalgOp first = siblings.front();
+  if (siblings.size() < 2 ||
+      llvm::SmallPtrSet<Operation *, 4>(
+          llvm::from_range, llvm::map_range(siblings, [](linalg::LinalgOp op) {
+            return op.getOperation();
+          })).size() != siblings.size())
+    return rewriter.notifyMatchFailure(first, "not two or more distinct ops");
   auto reject = [&](const Twine &why) {
     return rewriter.notifyMatchFailure(first, why);
   };
@@ -262,11 +272,9 @@ mlir::opsnn::fuseSiblingContractions(RewriterBase &rewriter,
   inputs[shared] = first.getDpsInputOperand(shared)->get();
   inputs[weight] = weightsValue;
   SmallVector<AffineMap> maps = first.getIndexingMapsArray();
-  unsigned numLoops = first.getNumLoops();
-  maps[shared] = AffineMap::get(numLoops + 1, 0, maps[shared].getResults(),
-                                rewriter.getContext());
-  maps[weight] = insertDim(maps[weight], wPosition);
-  maps[2] = insertDim(maps[2], cPosition);
+  maps[shared] = withGroupLoop(maps[shared]);
+  maps[weight] = readingGroupLoop(maps[weight], wPosition);
+  maps[2] = readingGroupLoop(maps[2], cPosition);
   linalg::GenericOp fused =
       buildWithGroupLoop(rewriter, first, inputs, init, maps);
   SmallVector<Value> slices =
@@ -351,7 +359,7 @@ private:
       if (!slice || slice.getSource() != source || unitSliceDim(slice) != dim)
         continue;
       int64_t index = slice.getStaticOffsets()[dim];
-      if (!slice->hasOneUse())
+      if (index < 0 || index >= count || !slice->hasOneUse())
         return {};
       OpOperand &use = *slice->use_begin();
       auto sibling = dyn_cast<linalg::GenericOp>(use.getOwner());
@@ -369,36 +377,39 @@ private:
                              ArrayRef<linalg::GenericOp> siblings,
                              unsigned sliced, Value source, int64_t dim) {
     linalg::GenericOp first = siblings.front();
-    // The loop that walks the sliced dimension: the group loop goes before
-    // it in every operand that is stacked.
+    // The loop that walks the dimension after the sliced one: the group
+    // loop goes before it in the output and in every stacked input.
     AffineMap slicedMap = first.getIndexingMapsArray()[sliced];
+    if (dim >= slicedMap.getNumResults() ||
+        !isa<AffineDimExpr>(slicedMap.getResult(dim)))
+      return rewriter.notifyMatchFailure(
+          first, "the slices drop the innermost dimension or are read at an "
+                 "expression");
     AffineExpr anchor = slicedMap.getResult(dim);
-    if (!isa<AffineDimExpr>(anchor))
-      return rewriter.notifyMatchFailure(first, "slice read at an expression");
-    SmallVector<AffineMap> maps;
+    AffineMap outMap = first.getMatchingIndexingMap(first.getDpsInitOperand(0));
+    std::optional<int64_t> outPosition = resultPosition(outMap, anchor);
+    if (!outPosition)
+      return rewriter.notifyMatchFailure(first, "the output drops the loop "
+                                                "after the sliced dimension");
+
+    // Each input: the sliced one (the whole source), one value all read,
+    // or constants stacked at a position (null: not stacked).
     SmallVector<Value> inputs;
-    unsigned numLoops = first.getNumLoops();
-    linalg::GenericOp earliest = first;
-    for (linalg::GenericOp op : siblings)
-      if (op->isBeforeInBlock(earliest))
-        earliest = op;
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(earliest);
+    SmallVector<AffineMap> maps;
+    SmallVector<std::pair<DenseElementsAttr, unsigned>> stacks;
     for (OpOperand *operand : first.getDpsInputOperands()) {
       unsigned number = operand->getOperandNumber();
       AffineMap map = first.getMatchingIndexingMap(operand);
       if (number == sliced) {
         inputs.push_back(source);
-        maps.push_back(insertDim(map, dim));
+        maps.push_back(readingGroupLoop(map, dim));
         continue;
       }
-      bool same = llvm::all_of(siblings, [&](linalg::GenericOp op) {
-        return op->getOperand(number) == operand->get();
-      });
-      if (same) {
+      if (llvm::all_of(siblings, [&](linalg::GenericOp op) {
+            return op->getOperand(number) == operand->get();
+          })) {
         inputs.push_back(operand->get());
-        maps.push_back(AffineMap::get(numLoops + 1, 0, map.getResults(),
-                                      rewriter.getContext()));
+        maps.push_back(withGroupLoop(map));
         continue;
       }
       SmallVector<Attribute> parts;
@@ -414,25 +425,31 @@ private:
       if (!stacked)
         return rewriter.notifyMatchFailure(
             first, "an input is not a dense constant of byte-sized elements");
-      inputs.push_back(
-          arith::ConstantOp::create(rewriter, first.getLoc(), stacked));
-      maps.push_back(insertDim(map, position));
+      stacks.push_back({stacked, inputs.size()});
+      inputs.push_back(Value());
+      maps.push_back(readingGroupLoop(map, position));
     }
-    AffineMap outMap = first.getMatchingIndexingMap(first.getDpsInitOperand(0));
-    std::optional<int64_t> outPosition = resultPosition(outMap, anchor);
-    if (!outPosition)
-      return rewriter.notifyMatchFailure(first, "the output drops the loop "
-                                                "that walks the slice");
-    maps.push_back(insertDim(outMap, *outPosition));
+    maps.push_back(readingGroupLoop(outMap, *outPosition));
+
+    // The fused generic goes where the earliest sibling was.
+    linalg::GenericOp earliest = first;
+    for (linalg::GenericOp op : siblings)
+      if (op->isBeforeInBlock(earliest))
+        earliest = op;
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(earliest);
+    Location loc = first.getLoc();
+    for (auto [stacked, index] : stacks)
+      inputs[index] = arith::ConstantOp::create(rewriter, loc, stacked);
     auto resultType = cast<RankedTensorType>(first.getResult(0).getType());
     SmallVector<int64_t> shape(resultType.getShape());
     shape.insert(shape.begin() + *outPosition, int64_t(siblings.size()));
-    Value init = tensor::EmptyOp::create(rewriter, first.getLoc(), shape,
+    Value init = tensor::EmptyOp::create(rewriter, loc, shape,
                                          resultType.getElementType());
     linalg::GenericOp fused =
         buildWithGroupLoop(rewriter, first, inputs, init, maps);
-    SmallVector<Value> slices = unitSlices(
-        rewriter, first.getLoc(), fused.getResult(0), *outPosition, resultType);
+    SmallVector<Value> slices =
+        unitSlices(rewriter, loc, fused.getResult(0), *outPosition, resultType);
     for (auto [op, slice] : llvm::zip(siblings, slices)) {
       SmallVector<Value> operands(op->getOperands());
       rewriter.replaceOp(op, slice);

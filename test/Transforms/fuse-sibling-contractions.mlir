@@ -298,3 +298,73 @@ func.func @sibling_convs(%x: tensor<1x8x8x16xf16>) -> (tensor<1x8x8x16xf32>, ten
   %c1 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w1 : tensor<1x8x8x16xf16>, tensor<1x1x16x16xf16>) outs(%f : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
   return %c0, %c1 : tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>
 }
+
+// -----
+
+// The consumers merge on their own: generics that read every unit slice
+// [i, .., ..] of one tensor alike, with constants that differ (stacked in
+// front: their maps do not read the loop after the sliced dimension) and a
+// scalar they share.
+// CHECK-LABEL: func.func @unstacked
+// CHECK: %[[ADD:.+]] = linalg.generic {{.*}} ins(%arg0, %{{.+}}, %arg1 : tensor<2x4x8xf32>, tensor<2x8xf32>, f32) outs(%{{.+}} : tensor<2x4x8xf32>)
+// CHECK: tensor.extract_slice %[[ADD]][0, 0, 0] [1, 4, 8] [1, 1, 1]
+// CHECK: tensor.extract_slice %[[ADD]][1, 0, 0] [1, 4, 8] [1, 1, 1]
+#u = affine_map<(m, n) -> (m, n)>
+#v = affine_map<(m, n) -> (n)>
+#s = affine_map<(m, n) -> ()>
+func.func @unstacked(%t: tensor<2x4x8xf32>, %scale: f32) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %b0 = arith.constant dense<1.0> : tensor<8xf32>
+  %b1 = arith.constant dense<2.0> : tensor<8xf32>
+  %t0 = tensor.extract_slice %t[0, 0, 0] [1, 4, 8] [1, 1, 1] : tensor<2x4x8xf32> to tensor<4x8xf32>
+  %t1 = tensor.extract_slice %t[1, 0, 0] [1, 4, 8] [1, 1, 1] : tensor<2x4x8xf32> to tensor<4x8xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %r0 = linalg.generic {indexing_maps = [#u, #v, #s, #u], iterator_types = ["parallel", "parallel"]} ins(%t0, %b0, %scale : tensor<4x8xf32>, tensor<8xf32>, f32) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %o: f32):
+    %0 = arith.addf %a, %b : f32
+    %1 = arith.mulf %0, %c : f32
+    linalg.yield %1 : f32
+  } -> tensor<4x8xf32>
+  %r1 = linalg.generic {indexing_maps = [#u, #v, #s, #u], iterator_types = ["parallel", "parallel"]} ins(%t1, %b1, %scale : tensor<4x8xf32>, tensor<8xf32>, f32) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %o: f32):
+    %0 = arith.addf %a, %b : f32
+    %1 = arith.mulf %0, %c : f32
+    linalg.yield %1 : f32
+  } -> tensor<4x8xf32>
+  return %r0, %r1 : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// Left apart: slices of the innermost dimension, and slices that do not
+// cover the tensor (index 1 of 3 is not read).
+// CHECK-LABEL: func.func @not_merged
+// CHECK-COUNT-4: linalg.generic
+#w2 = affine_map<(m) -> (m)>
+func.func @not_merged(%t: tensor<4x2xf32>, %r: tensor<3x4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %t0 = tensor.extract_slice %t[0, 0] [4, 1] [1, 1] : tensor<4x2xf32> to tensor<4xf32>
+  %t1 = tensor.extract_slice %t[0, 1] [4, 1] [1, 1] : tensor<4x2xf32> to tensor<4xf32>
+  %r0 = tensor.extract_slice %r[0, 0] [1, 4] [1, 1] : tensor<3x4xf32> to tensor<4xf32>
+  %r2 = tensor.extract_slice %r[2, 0] [1, 4] [1, 1] : tensor<3x4xf32> to tensor<4xf32>
+  %e = tensor.empty() : tensor<4xf32>
+  %a0 = linalg.generic {indexing_maps = [#w2, #w2], iterator_types = ["parallel"]} ins(%t0 : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %0 = math.exp %a : f32
+    linalg.yield %0 : f32
+  } -> tensor<4xf32>
+  %a1 = linalg.generic {indexing_maps = [#w2, #w2], iterator_types = ["parallel"]} ins(%t1 : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %0 = math.exp %a : f32
+    linalg.yield %0 : f32
+  } -> tensor<4xf32>
+  %b0 = linalg.generic {indexing_maps = [#w2, #w2], iterator_types = ["parallel"]} ins(%r0 : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %0 = math.exp %a : f32
+    linalg.yield %0 : f32
+  } -> tensor<4xf32>
+  %b2 = linalg.generic {indexing_maps = [#w2, #w2], iterator_types = ["parallel"]} ins(%r2 : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %0 = math.exp %a : f32
+    linalg.yield %0 : f32
+  } -> tensor<4xf32>
+  return %a0, %a1, %b0, %b2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
