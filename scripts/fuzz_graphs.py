@@ -4,7 +4,9 @@
 Each graph is a random chain over an NCHW tensor (padded convolutions with
 random channels, kernels and strides, weights as arguments or constants,
 per-channel affine "batch norm", ReLU, tanh, sigmoid, residual adds, 2x2 max
-pooling) ending either there or in flatten -> matmul (-> softmax), with a
+pooling) ending either there or in flatten -> matmul (-> softmax), the
+matmul sometimes 2 or 3 heads with constant weights and biases, summed
+(siblings that share their input), with a
 static or dynamic batch. It runs on the CPU as written and through
 `--opsnn-optimize` with a random target, layouts on or off and a random
 precision (fp32, mixed-fp16, mixed-bf16, fp16, and int8 calibrated on the
@@ -208,20 +210,49 @@ class Graph:
             collapsed, x, self.ttype(shape), self.ttype(flat)))
         k = int(self.rng.integers(3, 17))
         scale = 1.0 / np.sqrt(c * h * w)
-        weight = (self.constant([c * h * w, k], scale) if self.rng.random() < 0.5
-                  else self.arg([c * h * w, k], "w"))
+        constant = self.rng.random() < 0.5
+        # With constant weights, sometimes 2 or 3 heads on the same input,
+        # each with its bias, summed: siblings the tensor-core pipeline
+        # fuses into one GEMM (--opsnn-fuse-sibling-contractions).
+        heads = int(self.rng.choice([1, 1, 2, 3])) if constant else 1
         out = [n, k]
-        acc = self.filled(out, "%zero")
-        name = self.fresh("mm")
-        self.body.append("%s = linalg.matmul ins(%s, %s : %s, %s) outs(%s : %s) -> %s" % (
-            name, collapsed, weight, self.ttype(flat), self.ttype([c * h * w, k]), acc,
-            self.ttype(out), self.ttype(out)))
+        results = []
+        for _ in range(heads):
+            weight = (self.constant([c * h * w, k], scale) if constant
+                      else self.arg([c * h * w, k], "w"))
+            acc = self.filled(out, "%zero")
+            name = self.fresh("mm")
+            self.body.append("%s = linalg.matmul ins(%s, %s : %s, %s) outs(%s : %s) -> %s" % (
+                name, collapsed, weight, self.ttype(flat), self.ttype([c * h * w, k]), acc,
+                self.ttype(out), self.ttype(out)))
+            if heads > 1:
+                name = self.generic2d("#id2, #col", [name, self.constant([k], 0.5)], out,
+                                      "%s = arith.addf %%a0, %%a1 : f32")
+            results.append(name)
+        name = results[0]
+        for other in results[1:]:
+            name = self.generic2d("#id2, #id2", [name, other], out,
+                                  "%s = arith.addf %%a0, %%a1 : f32")
         if self.rng.random() < 0.5:
             soft = self.fresh("sm")
             self.body.append("%s = linalg.softmax dimension(1) ins(%s : %s) outs(%s : %s) -> %s" % (
                 soft, name, self.ttype(out), self.empty(out), self.ttype(out), self.ttype(out)))
             name = soft
         return name, out
+
+    def generic2d(self, maps, ins, shape, line):
+        """A 2-D generic over `ins` (block arguments %a0, %a1) yielding
+        `line % "%r"`."""
+        name = self.fresh("h")
+        types = [self.ttype(shape) if m == "#id2" else self.ttype([shape[1]])
+                 for m in maps.split(", ")]
+        self.body.append(
+            "%s = linalg.generic {indexing_maps = [%s, #id2], iterator_types = "
+            "[\"parallel\", \"parallel\"]} ins(%s : %s) outs(%s : %s) {\n"
+            "  ^bb0(%%a0: f32, %%a1: f32, %%o: f32):\n    %s\n    linalg.yield %%r : f32\n"
+            "  } -> %s" % (name, maps, ", ".join(ins), ", ".join(types), self.empty(shape),
+                           self.ttype(shape), line % "%r", self.ttype(shape)))
+        return name
 
     def build(self, depth):
         shape = [None if self.dynamic else self.batch, int(self.rng.integers(1, 9)),
@@ -253,6 +284,8 @@ class Graph:
         header = ", ".join("%s: %s" % (name, t) for name, t, _ in self.args)
         lines = ["#id = affine_map<(n, c, h, w) -> (n, c, h, w)>",
                  "#ch = affine_map<(n, c, h, w) -> (c)>",
+                 "#id2 = affine_map<(n, k) -> (n, k)>",
+                 "#col = affine_map<(n, k) -> (k)>",
                  "func.func @graph(%s) -> %s {" % (header, self.ttype(shape)),
                  "  %zero = arith.constant 0.0 : f32",
                  "  %ninf = arith.constant 0xFF800000 : f32"]

@@ -186,9 +186,24 @@ static std::optional<unsigned> sharedInputOf(linalg::LinalgOp a,
   return std::nullopt;
 }
 
-/// The fill of a contraction's init, if the init is one on tensors.
-static linalg::FillOp initFill(linalg::LinalgOp op) {
-  return op.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
+/// The value a contraction's init is filled with: a linalg.fill's, or the
+/// value defined outside it that a linalg.generic without inputs yields to
+/// every element (a fill once elementwise fusion has folded a cast into
+/// it). Null otherwise.
+static Value initFillValue(linalg::LinalgOp op) {
+  Value init = op.getDpsInitOperand(0)->get();
+  if (auto fill = init.getDefiningOp<linalg::FillOp>())
+    return fill.value();
+  auto generic = init.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic.getNumDpsInputs() != 0 ||
+      generic.getNumResults() != 1 ||
+      generic.getNumLoops() != generic.getNumParallelLoops() ||
+      !generic.getIndexingMapsArray().front().isPermutation())
+    return Value();
+  Value yielded = generic.getBody()->getTerminator()->getOperand(0);
+  if (generic.getRegion().isAncestor(yielded.getParentRegion()))
+    return Value();
+  return yielded;
 }
 
 FailureOr<linalg::GenericOp>
@@ -212,9 +227,9 @@ mlir::opsnn::fuseSiblingContractions(RewriterBase &rewriter,
     return reject("siblings do not share an input");
   unsigned shared = *sharedInput, weight = 1 - shared;
   SmallVector<Attribute> weights;
-  Value fillValue = initFill(first) ? initFill(first).value() : Value();
+  Value fillValue = initFillValue(first);
   if (!fillValue)
-    return reject("the init is not a linalg.fill");
+    return reject("the init is not a fill");
   for (linalg::LinalgOp op : siblings) {
     if (op != first && !sameComputation(first, op))
       return reject("siblings compute differently");
@@ -225,8 +240,7 @@ mlir::opsnn::fuseSiblingContractions(RewriterBase &rewriter,
     if (!matchPattern(op.getDpsInputOperand(weight)->get(), m_Constant(&attr)))
       return reject("a sibling's other input is not a constant");
     weights.push_back(attr);
-    linalg::FillOp fill = initFill(op);
-    if (!fill || fill.value() != fillValue)
+    if (initFillValue(op) != fillValue)
       return reject("siblings' inits are not fills of one value");
   }
 
@@ -469,7 +483,7 @@ void mlir::opsnn::populateMergeSlicedElementwisePatterns(
 /// Whether `op` may join a group: a contraction of two static tensors into
 /// a filled one, one of its inputs a constant.
 static bool isCandidate(linalg::LinalgOp op) {
-  if (!isGemmLike(op) || !initFill(op))
+  if (!isGemmLike(op) || !initFillValue(op))
     return false;
   return llvm::any_of(op.getDpsInputOperands(), [](OpOperand *operand) {
     return matchPattern(operand->get(), m_Constant());

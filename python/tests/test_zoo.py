@@ -38,3 +38,31 @@ def test_transformer_through_emulated_gpu_kernels(name, tmp_path):
     errors = [rel_l2(a, b) for a, b in zip(ours, ref)]
     assert errors and max(errors) <= 1e-3, errors
     assert max(errors) > 1e-6, "TF32 rounding did not show: not the emulated kernels?"
+
+
+# The tensor-core pipeline fuses each layer's Q, K and V projections (three
+# GEMMs on one input, constant weights) into one GEMM whose epilogue adds
+# the three biases (--opsnn-fuse-sibling-contractions): bert_tiny's two
+# layers lose two GEMM kernels each, and every kernel left with mma.sync
+# stays one (Q K^T and P V read Q, K and V as strided views of the fused
+# output instead of falling back to the generic path).
+@pytest.mark.parametrize("precision", ["tf32", "mixed-fp16"])
+def test_bert_qkv_projections_fuse_into_one_gemm(precision, tmp_path):
+    from opsnn import api
+    from opsnn.tools import run_tool
+    path = zoo.build("bert_tiny", tmp_path)
+    mlir, _ = api._load_source(str(path))
+    src = tmp_path / "model.mlir"
+    src.write_text(mlir)
+    first = ("opsnn-optimize{target=a100 precision=mixed-fp16},"
+             if precision == "mixed-fp16" else "")
+    tf32 = " tensor-core-tf32=true" if precision == "tf32" else ""
+    counts = {}
+    for fuse in ("true", "false"):
+        pipeline = (f"builtin.module({first}opsnn-lower-to-nvvm{{chip=sm_80 format=ptx "
+                    f"tensor-cores=true{tf32} tensor-core-fuse-siblings={fuse}}})")
+        lowered = run_tool("ops-nn-opt", [src, f"--pass-pipeline={pipeline}"], "lowering")
+        binaries = lowered.split("gpu.binary @")[1:]
+        counts[fuse] = (len(binaries), sum("mma.sync" in b for b in binaries))
+    kernels, mma = counts["false"]
+    assert counts["true"] == (kernels - 4, mma - 4), counts

@@ -368,3 +368,29 @@ func.func @not_merged(%t: tensor<4x2xf32>, %r: tensor<3x4xf32>) -> (tensor<4xf32
   } -> tensor<4xf32>
   return %a0, %a1, %b0, %b2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// Inits filled by a linalg.generic without inputs (what elementwise fusion
+// leaves of a fill and a cast) count as fills of the value they yield.
+// CHECK-LABEL: func.func @generic_fills
+// CHECK: %[[FILL:.+]] = linalg.fill ins(%arg1 : f32) outs(%{{.+}} : tensor<4x2x8xf32>)
+// CHECK: linalg.generic {{.*}} outs(%[[FILL]] : tensor<4x2x8xf32>)
+// CHECK-NOT: linalg.matmul
+#o = affine_map<(m, n) -> (m, n)>
+func.func @generic_fills(%x: tensor<4x8xf32>, %init: f32) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %c0 = arith.constant dense<1.0> : tensor<8x8xf32>
+  %c1 = arith.constant dense<2.0> : tensor<8x8xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %f0 = linalg.generic {indexing_maps = [#o], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<4x8xf32>) {
+  ^bb0(%o: f32):
+    linalg.yield %init : f32
+  } -> tensor<4x8xf32>
+  %f1 = linalg.generic {indexing_maps = [#o], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<4x8xf32>) {
+  ^bb0(%o: f32):
+    linalg.yield %init : f32
+  } -> tensor<4x8xf32>
+  %q = linalg.matmul ins(%x, %c0 : tensor<4x8xf32>, tensor<8x8xf32>) outs(%f0 : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %k = linalg.matmul ins(%x, %c1 : tensor<4x8xf32>, tensor<8x8xf32>) outs(%f1 : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %q, %k : tensor<4x8xf32>, tensor<4x8xf32>
+}

@@ -1465,7 +1465,8 @@ def FuseSiblingContractionsPass
     indexing maps, iterator types, payload and types, one input the same
     non-constant value, the other a dense constant (byte-sized elements)
     that indexes a dimension of the result the shared input does not, and
-    inits that are `linalg.fill`s of one value. Anything else is left
+    inits that are fills of one value (`linalg.fill`, or a `linalg.generic`
+    without inputs yielding a value defined outside it). Anything else is left
     alone; so are contractions without a sibling.
 
     With `merge-consumers` (the default), elementwise `linalg.generic`s
