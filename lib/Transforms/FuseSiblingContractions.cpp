@@ -147,11 +147,23 @@ static void eraseDeadProducers(RewriterBase &rewriter, Value value) {
     eraseDeadProducers(rewriter, operand);
 }
 
+/// The discardable attributes of `op` that can change how it is lowered
+/// (`opsnn.tf32`): all but the precision analysis' annotations
+/// (`precision.*`, which differ per op) and linalg's memoized maps.
+static SmallVector<NamedAttribute> loweringAttrs(Operation *op) {
+  SmallVector<NamedAttribute> attrs;
+  for (NamedAttribute attr : op->getDiscardableAttrs())
+    if (!attr.getName().strref().starts_with("precision.") &&
+        attr.getName() != "linalg.memoized_indexing_maps")
+      attrs.push_back(attr);
+  return attrs;
+}
+
 /// Whether `a` and `b` apply the same payload to operands of the same types
-/// through the same maps and loops.
+/// through the same maps and loops, and lower alike.
 static bool sameComputation(linalg::LinalgOp a, linalg::LinalgOp b) {
-  return a->getName() == b->getName() &&
-         a->getBlock() == b->getBlock() &&
+  return a->getName() == b->getName() && a->getBlock() == b->getBlock() &&
+         loweringAttrs(a) == loweringAttrs(b) &&
          a->getOperandTypes() == b->getOperandTypes() &&
          a->getResultTypes() == b->getResultTypes() &&
          a.getIndexingMapsArray() == b.getIndexingMapsArray() &&

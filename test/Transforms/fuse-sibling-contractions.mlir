@@ -394,3 +394,34 @@ func.func @generic_fills(%x: tensor<4x8xf32>, %init: f32) -> (tensor<4x8xf32>, t
   %k = linalg.matmul ins(%x, %c1 : tensor<4x8xf32>, tensor<8x8xf32>) outs(%f1 : tensor<4x8xf32>) -> tensor<4x8xf32>
   return %q, %k : tensor<4x8xf32>, tensor<4x8xf32>
 }
+
+// -----
+
+// Siblings that would lower differently stay apart: one is marked to run
+// as TF32 (`opsnn.tf32`), the other is not. The precision analysis'
+// annotations (`precision.*`), which differ per op, do not count.
+// CHECK-LABEL: func.func @lowered_differently
+// CHECK-COUNT-2: linalg.matmul
+// CHECK-LABEL: func.func @annotated_differently
+// CHECK-NOT: linalg.matmul
+// CHECK: linalg.generic {{.*}} attrs = {precision.ranges = "q"}
+func.func @lowered_differently(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant dense<1.0> : tensor<8x8xf32>
+  %c1 = arith.constant dense<2.0> : tensor<8x8xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %q = linalg.matmul {opsnn.tf32} ins(%x, %c0 : tensor<4x8xf32>, tensor<8x8xf32>) outs(%f : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %k = linalg.matmul ins(%x, %c1 : tensor<4x8xf32>, tensor<8x8xf32>) outs(%f : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %q, %k : tensor<4x8xf32>, tensor<4x8xf32>
+}
+func.func @annotated_differently(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant dense<1.0> : tensor<8x8xf32>
+  %c1 = arith.constant dense<2.0> : tensor<8x8xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %q = linalg.matmul {precision.ranges = "q"} ins(%x, %c0 : tensor<4x8xf32>, tensor<8x8xf32>) outs(%f : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %k = linalg.matmul {precision.ranges = "k"} ins(%x, %c1 : tensor<4x8xf32>, tensor<8x8xf32>) outs(%f : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %q, %k : tensor<4x8xf32>, tensor<4x8xf32>
+}

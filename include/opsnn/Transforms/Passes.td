@@ -1462,7 +1462,9 @@ def FuseSiblingContractionsPass
     loop, and indexing maps that are projected permutations: GEMMs and
     batched GEMMs, not convolutions, whose fused form the convolution
     kernel would not take) on static tensors in one block, with the same
-    indexing maps, iterator types, payload and types, one input the same
+    indexing maps, iterator types, payload, types and discardable
+    attributes (`opsnn.tf32`; the `precision.*` annotations of the
+    precision analysis may differ), one input the same
     non-constant value, the other a dense constant (byte-sized elements)
     that indexes a dimension of the result the shared input does not, and
     inits that are fills of one value (`linalg.fill`, or a `linalg.generic`
@@ -1546,7 +1548,11 @@ def GPUTensorCoreMatmulPass
     adjacent and in one order everywhere (the importer's projection
     x[b, s, k] * w[k, h, e] -> [b, s, h, e] is M = b*s, N = h*e); the
     kernel reads `memref.collapse_shape` views (no copies) and its
-    epilogue takes the consumers of C over those groups. Batch loops
+    epilogue takes the consumers of C over those groups. A contraction's A
+    and B may be strided views with static strides and offset (Q, K and V
+    as slices of the output that `--opsnn-fuse-sibling-contractions` made
+    one GEMM of; cp.async when offset and rows are 16 bytes apart); its C
+    has the identity layout. Batch loops
     leading every operand in one order make a batch of GEMMs (attention's
     Q K^T and P V): gridDim.z runs over the batches, each block on
     rank-reduced subviews of its batch; only C's fill folds into them. f32 inputs are mapped too, as TF32 (mma.sync m16n8k8
