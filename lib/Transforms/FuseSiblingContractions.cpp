@@ -31,11 +31,12 @@ namespace mlir::opsnn {
 using namespace mlir;
 using namespace mlir::opsnn;
 
-/// `parts` (one type, byte-sized elements) stacked along a new dimension
-/// at `dim`: part i is the slice [.., i, ..] of the result. Null if a part
-/// is not a DenseElementsAttr of such elements.
-static DenseElementsAttr stackConstants(ArrayRef<Attribute> parts,
-                                        int64_t dim) {
+/// `parts` (dense constants of one byte-sized element type) joined at
+/// dimension `dim`: stacked along a new dimension there when `stack` (one
+/// shape; part i is the slice [.., i, ..] of the result), else concatenated
+/// along it (shapes that differ there only). Null otherwise.
+static DenseElementsAttr joinConstants(ArrayRef<Attribute> parts, int64_t dim,
+                                       bool stack) {
   auto first = dyn_cast<DenseElementsAttr>(parts.front());
   if (!first)
     return nullptr;
@@ -44,32 +45,58 @@ static DenseElementsAttr stackConstants(ArrayRef<Attribute> parts,
   if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
     return nullptr;
   SmallVector<int64_t> shape(type.getShape());
-  shape.insert(shape.begin() + dim, int64_t(parts.size()));
-  auto stacked = RankedTensorType::get(shape, element);
-  if (llvm::all_equal(parts) && first.isSplat())
-    return first.resizeSplat(stacked);
-
-  int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
-  int64_t outer = 1, inner = elementBytes;
-  for (auto [i, size] : llvm::enumerate(type.getShape()))
-    (int64_t(i) < dim ? outer : inner) *= size;
-  std::vector<char> data(outer * inner * parts.size());
-  for (auto [i, part] : llvm::enumerate(parts)) {
-    auto dense = dyn_cast<DenseElementsAttr>(part);
-    if (!dense || dense.getType() != type)
+  if (stack)
+    shape.insert(shape.begin() + dim, int64_t(parts.size()));
+  else
+    shape[dim] = 0;
+  SmallVector<DenseElementsAttr> dense;
+  for (Attribute part : parts) {
+    auto attr = dyn_cast<DenseElementsAttr>(part);
+    if (!attr)
       return nullptr;
-    ArrayRef<char> raw = dense.getRawData();
-    for (int64_t o = 0; o < outer; ++o) {
-      char *to = data.data() + (o * parts.size() + i) * inner;
-      if (dense.isSplat()) {
-        for (int64_t e = 0; e < inner; e += elementBytes)
+    auto partType = cast<RankedTensorType>(attr.getType());
+    if (partType.getElementType() != element ||
+        partType.getRank() != type.getRank())
+      return nullptr;
+    for (int64_t i = 0, e = type.getRank(); i < e; ++i)
+      if (partType.getDimSize(i) != type.getDimSize(i) && (stack || i != dim))
+        return nullptr;
+    if (!stack)
+      shape[dim] += partType.getDimSize(dim);
+    dense.push_back(attr);
+  }
+  auto joined = RankedTensorType::get(shape, element);
+  if (stack && llvm::all_equal(parts) && first.isSplat())
+    return first.resizeSplat(joined);
+
+  // Row-major: for each index of the dimensions before `dim`, each part's
+  // block of the dimensions from `dim` on, in turn.
+  int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
+  int64_t outer = 1;
+  for (int64_t size : type.getShape().take_front(dim))
+    outer *= size;
+  SmallVector<int64_t> inner;
+  for (DenseElementsAttr part : dense) {
+    inner.push_back(elementBytes);
+    for (int64_t size :
+         cast<RankedTensorType>(part.getType()).getShape().drop_front(dim))
+      inner.back() *= size;
+  }
+  std::vector<char> data(outer * llvm::sum_of(inner));
+  char *to = data.data();
+  for (int64_t o = 0; o < outer; ++o) {
+    for (auto [part, bytes] : llvm::zip(dense, inner)) {
+      ArrayRef<char> raw = part.getRawData();
+      if (part.isSplat()) {
+        for (int64_t e = 0; e < bytes; e += elementBytes)
           std::memcpy(to + e, raw.data(), elementBytes);
       } else {
-        std::memcpy(to, raw.data() + o * inner, inner);
+        std::memcpy(to, raw.data() + o * bytes, bytes);
       }
+      to += bytes;
     }
   }
-  return DenseElementsAttr::getFromRawBuffer(stacked, data);
+  return DenseElementsAttr::getFromRawBuffer(joined, data);
 }
 
 /// `map` over one more loop (the last), which it does not read.
@@ -95,35 +122,16 @@ static std::optional<int64_t> resultPosition(AffineMap map, AffineExpr dim) {
   return int64_t(*position);
 }
 
-/// The unit slices [.., i, ..] (i = 0 .. size-1) of `fused` along `dim`,
-/// each of type `type` (`fused`'s without `dim`).
-static SmallVector<Value> unitSlices(RewriterBase &rewriter, Location loc,
-                                     Value fused, int64_t dim,
-                                     RankedTensorType type) {
-  auto fusedType = cast<RankedTensorType>(fused.getType());
-  SmallVector<OpFoldResult> offsets(fusedType.getRank(),
-                                    rewriter.getIndexAttr(0));
-  SmallVector<OpFoldResult> sizes, strides(fusedType.getRank(),
-                                           rewriter.getIndexAttr(1));
-  for (int64_t size : fusedType.getShape())
-    sizes.push_back(rewriter.getIndexAttr(size));
-  sizes[dim] = rewriter.getIndexAttr(1);
-  SmallVector<Value> slices;
-  for (int64_t i = 0, e = fusedType.getDimSize(dim); i < e; ++i) {
-    offsets[dim] = rewriter.getIndexAttr(i);
-    slices.push_back(tensor::ExtractSliceOp::create(
-        rewriter, loc, type, fused, offsets, sizes, strides));
-  }
-  return slices;
-}
-
-/// A linalg.generic like `like` (its payload and discardable attributes)
-/// with one more loop, parallel and last: `maps` and `operands` as given.
-static linalg::GenericOp
-buildWithGroupLoop(RewriterBase &rewriter, linalg::LinalgOp like,
-                   ValueRange inputs, Value init, ArrayRef<AffineMap> maps) {
+/// A linalg.generic like `like` (its payload, loops and discardable
+/// attributes) on `inputs` and `init` through `maps`; with `groupLoop` one
+/// loop more, parallel and last.
+static linalg::GenericOp buildLike(RewriterBase &rewriter,
+                                   linalg::LinalgOp like, ValueRange inputs,
+                                   Value init, ArrayRef<AffineMap> maps,
+                                   bool groupLoop = false) {
   SmallVector<utils::IteratorType> iterators = like.getIteratorTypesArray();
-  iterators.push_back(utils::IteratorType::parallel);
+  if (groupLoop)
+    iterators.push_back(utils::IteratorType::parallel);
   auto generic = linalg::GenericOp::create(
       rewriter, like.getLoc(), TypeRange{init.getType()}, inputs,
       ValueRange{init}, maps, iterators);
@@ -133,6 +141,14 @@ buildWithGroupLoop(RewriterBase &rewriter, linalg::LinalgOp like,
     if (attr.getName() != "linalg.memoized_indexing_maps")
       generic->setAttr(attr.getName(), attr.getValue());
   return generic;
+}
+
+/// buildLike with the group loop.
+static linalg::GenericOp buildWithGroupLoop(RewriterBase &rewriter,
+                                            linalg::LinalgOp like,
+                                            ValueRange inputs, Value init,
+                                            ArrayRef<AffineMap> maps) {
+  return buildLike(rewriter, like, inputs, init, maps, /*groupLoop=*/true);
 }
 
 /// Erases `value`'s producer and, transitively, what it reads, while nothing
@@ -159,18 +175,39 @@ static SmallVector<NamedAttribute> loweringAttrs(Operation *op) {
   return attrs;
 }
 
-/// Whether `a` and `b` apply the same payload to operands of the same types
-/// through the same maps and loops, and lower alike.
-static bool sameComputation(linalg::LinalgOp a, linalg::LinalgOp b) {
-  return a->getName() == b->getName() && a->getBlock() == b->getBlock() &&
-         loweringAttrs(a) == loweringAttrs(b) &&
-         a->getOperandTypes() == b->getOperandTypes() &&
-         a->getResultTypes() == b->getResultTypes() &&
-         a.getIndexingMapsArray() == b.getIndexingMapsArray() &&
-         a.getIteratorTypesArray() == b.getIteratorTypesArray() &&
-         OperationEquivalence::isRegionEquivalentTo(
-             &a->getRegion(0), &b->getRegion(0),
-             OperationEquivalence::IgnoreLocations);
+/// Whether `a` and `b` apply the same payload through the same maps and
+/// loops and lower alike: on operands of the same types, or with
+/// `varyingLoop` of the same element types over the same loop ranges but
+/// that loop's.
+static bool sameComputation(linalg::LinalgOp a, linalg::LinalgOp b,
+                            std::optional<unsigned> varyingLoop = {}) {
+  if (a->getName() != b->getName() || a->getBlock() != b->getBlock() ||
+      loweringAttrs(a) != loweringAttrs(b) ||
+      a.getIndexingMapsArray() != b.getIndexingMapsArray() ||
+      a.getIteratorTypesArray() != b.getIteratorTypesArray() ||
+      !OperationEquivalence::isRegionEquivalentTo(
+          &a->getRegion(0), &b->getRegion(0),
+          OperationEquivalence::IgnoreLocations))
+    return false;
+  if (!varyingLoop)
+    return a->getOperandTypes() == b->getOperandTypes() &&
+           a->getResultTypes() == b->getResultTypes();
+  auto elementTypes = [](Operation *op) {
+    SmallVector<Type> types;
+    for (Type type :
+         llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
+      types.push_back(getElementTypeOrSelf(type));
+    return types;
+  };
+  if (elementTypes(a) != elementTypes(b) || a.hasDynamicShape() ||
+      b.hasDynamicShape())
+    return false;
+  SmallVector<int64_t> aRanges = a.getStaticLoopRanges();
+  SmallVector<int64_t> bRanges = b.getStaticLoopRanges();
+  for (auto [i, sizes] : llvm::enumerate(llvm::zip(aRanges, bRanges)))
+    if (i != *varyingLoop && std::get<0>(sizes) != std::get<1>(sizes))
+      return false;
+  return true;
 }
 
 /// Whether `op` is a contraction of two static tensors into one whose
@@ -218,6 +255,60 @@ static Value initFillValue(linalg::LinalgOp op) {
   return yielded;
 }
 
+/// Where siblings like `op` join: its shared input (the other is the
+/// weights) and the loop of the first dimension of C that only the weights
+/// index (N, or M when the weights are the first input), at `cPosition` in
+/// C and `wPosition` in the weights.
+struct JoinLoop {
+  unsigned shared, weight, loop;
+  int64_t cPosition, wPosition;
+};
+static std::optional<JoinLoop> joinLoopOf(linalg::LinalgOp op,
+                                          unsigned shared) {
+  JoinLoop join{shared, 1 - shared, 0, 0, 0};
+  AffineMap cMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  AffineMap wMap =
+      op.getMatchingIndexingMap(op.getDpsInputOperand(join.weight));
+  AffineMap sMap = op.getMatchingIndexingMap(op.getDpsInputOperand(shared));
+  auto weightSide = [&](AffineExpr expr) {
+    return isa<AffineDimExpr>(expr) && resultPosition(wMap, expr) &&
+           !resultPosition(sMap, expr);
+  };
+  auto cResults = cMap.getResults();
+  join.cPosition = llvm::find_if(cResults, weightSide) - cResults.begin();
+  if (join.cPosition == int64_t(cResults.size()))
+    return std::nullopt;
+  AffineExpr loop = cResults[join.cPosition];
+  join.loop = cast<AffineDimExpr>(loop).getPosition();
+  join.wPosition = *resultPosition(wMap, loop);
+  return join;
+}
+
+/// The slices of `fused` along `dim` with the sizes of `types` (theirs
+/// there), one after the other; without `dim` (unit slices) when `unit`.
+static SmallVector<Value> slicesAlong(RewriterBase &rewriter, Location loc,
+                                      Value fused, int64_t dim, bool unit,
+                                      ArrayRef<RankedTensorType> types) {
+  auto fusedType = cast<RankedTensorType>(fused.getType());
+  SmallVector<OpFoldResult> offsets(fusedType.getRank(),
+                                    rewriter.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes,
+      strides(fusedType.getRank(), rewriter.getIndexAttr(1));
+  for (int64_t size : fusedType.getShape())
+    sizes.push_back(rewriter.getIndexAttr(size));
+  SmallVector<Value> slices;
+  int64_t offset = 0;
+  for (RankedTensorType type : types) {
+    int64_t size = unit ? 1 : type.getDimSize(dim);
+    offsets[dim] = rewriter.getIndexAttr(offset);
+    sizes[dim] = rewriter.getIndexAttr(size);
+    slices.push_back(tensor::ExtractSliceOp::create(rewriter, loc, type, fused,
+                                                    offsets, sizes, strides));
+    offset += size;
+  }
+  return slices;
+}
+
 FailureOr<linalg::GenericOp>
 mlir::opsnn::fuseSiblingContractions(RewriterBase &rewriter,
                                      ArrayRef<linalg::LinalgOp> siblings) {
@@ -233,49 +324,39 @@ mlir::opsnn::fuseSiblingContractions(RewriterBase &rewriter,
   };
   if (!isGemmLike(first))
     return reject("not a static GEMM-like contraction on tensors");
-  // The shared input and the constant one.
-  std::optional<unsigned> sharedInput = sharedInputOf(first, siblings[1]);
-  if (!sharedInput)
+  std::optional<unsigned> shared = sharedInputOf(first, siblings[1]);
+  if (!shared)
     return reject("siblings do not share an input");
-  unsigned shared = *sharedInput, weight = 1 - shared;
-  SmallVector<Attribute> weights;
+  std::optional<JoinLoop> join = joinLoopOf(first, *shared);
+  if (!join)
+    return reject("no dimension of the result comes from the weights alone");
   Value fillValue = initFillValue(first);
   if (!fillValue)
     return reject("the init is not a fill");
+  // Weights of one shape stack along a new loop; weights that differ in the
+  // join loop's extent only (grouped-query attention's K and V beside Q)
+  // concatenate along it.
+  bool stack = true;
+  SmallVector<Attribute> weights;
+  SmallVector<RankedTensorType> resultTypes;
   for (linalg::LinalgOp op : siblings) {
-    if (op != first && !sameComputation(first, op))
+    if (op != first && !sameComputation(first, op, join->loop))
       return reject("siblings compute differently");
-    if (op.getDpsInputOperand(shared)->get() !=
-        first.getDpsInputOperand(shared)->get())
+    stack &= op->getOperandTypes() == first->getOperandTypes();
+    if (op.getDpsInputOperand(*shared)->get() !=
+        first.getDpsInputOperand(*shared)->get())
       return reject("siblings do not share an input");
     Attribute attr;
-    if (!matchPattern(op.getDpsInputOperand(weight)->get(), m_Constant(&attr)))
+    if (!matchPattern(op.getDpsInputOperand(join->weight)->get(),
+                      m_Constant(&attr)))
       return reject("a sibling's other input is not a constant");
     weights.push_back(attr);
     if (initFillValue(op) != fillValue)
       return reject("siblings' inits are not fills of one value");
+    resultTypes.push_back(cast<RankedTensorType>(op->getResult(0).getType()));
   }
-
-  // The new loop goes next to the weights' side of C (N, or M when the
-  // weights are the first input): before the first dimension of C that the
-  // weights index and the shared input does not, and before that dimension
-  // in the weights.
-  AffineMap cMap = first.getMatchingIndexingMap(first.getDpsInitOperand(0));
-  AffineMap wMap =
-      first.getMatchingIndexingMap(first.getDpsInputOperand(weight));
-  AffineMap sMap =
-      first.getMatchingIndexingMap(first.getDpsInputOperand(shared));
-  auto weightSide = [&](AffineExpr expr) {
-    return isa<AffineDimExpr>(expr) && resultPosition(wMap, expr) &&
-           !resultPosition(sMap, expr);
-  };
-  auto cResults = cMap.getResults();
-  int64_t cPosition = llvm::find_if(cResults, weightSide) - cResults.begin();
-  if (cPosition == int64_t(cResults.size()))
-    return reject("no dimension of the result comes from the weights alone");
-  int64_t wPosition = *resultPosition(wMap, cResults[cPosition]);
-  DenseElementsAttr stacked = stackConstants(weights, wPosition);
-  if (!stacked)
+  DenseElementsAttr joined = joinConstants(weights, join->wPosition, stack);
+  if (!joined)
     return reject("weights are not dense constants of byte-sized elements");
 
   // Siblings in program order; the fused op goes where the first one was.
@@ -286,29 +367,37 @@ mlir::opsnn::fuseSiblingContractions(RewriterBase &rewriter,
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(ordered.front());
   Location loc = first.getLoc();
-  auto resultType = cast<RankedTensorType>(first->getResult(0).getType());
-  SmallVector<int64_t> shape(resultType.getShape());
-  shape.insert(shape.begin() + cPosition, int64_t(siblings.size()));
+  SmallVector<int64_t> shape(resultTypes.front().getShape());
+  if (stack) {
+    shape.insert(shape.begin() + join->cPosition, int64_t(siblings.size()));
+  } else {
+    shape[join->cPosition] = 0;
+    for (RankedTensorType type : resultTypes)
+      shape[join->cPosition] += type.getDimSize(join->cPosition);
+  }
   Value empty = tensor::EmptyOp::create(rewriter, loc, shape,
-                                        resultType.getElementType());
-  Value init = linalg::FillOp::create(rewriter, loc, fillValue, empty)
-                   .getResult(0);
-  Value weightsValue = arith::ConstantOp::create(rewriter, loc, stacked);
+                                        resultTypes.front().getElementType());
+  Value init =
+      linalg::FillOp::create(rewriter, loc, fillValue, empty).getResult(0);
   SmallVector<Value> inputs(2);
-  inputs[shared] = first.getDpsInputOperand(shared)->get();
-  inputs[weight] = weightsValue;
+  inputs[*shared] = first.getDpsInputOperand(*shared)->get();
+  inputs[join->weight] = arith::ConstantOp::create(rewriter, loc, joined);
   SmallVector<AffineMap> maps = first.getIndexingMapsArray();
-  maps[shared] = withGroupLoop(maps[shared]);
-  maps[weight] = readingGroupLoop(maps[weight], wPosition);
-  maps[2] = readingGroupLoop(maps[2], cPosition);
-  linalg::GenericOp fused =
-      buildWithGroupLoop(rewriter, first, inputs, init, maps);
-  SmallVector<Value> slices =
-      unitSlices(rewriter, loc, fused.getResult(0), cPosition, resultType);
+  linalg::GenericOp fused;
+  if (stack) {
+    maps[*shared] = withGroupLoop(maps[*shared]);
+    maps[join->weight] = readingGroupLoop(maps[join->weight], join->wPosition);
+    maps[2] = readingGroupLoop(maps[2], join->cPosition);
+    fused = buildWithGroupLoop(rewriter, first, inputs, init, maps);
+  } else {
+    fused = buildLike(rewriter, first, inputs, init, maps);
+  }
+  SmallVector<Value> slices = slicesAlong(rewriter, loc, fused.getResult(0),
+                                          join->cPosition, stack, resultTypes);
   for (auto [sibling, slice] : llvm::zip(siblings, slices)) {
     linalg::LinalgOp op = sibling;
     Value oldInit = op.getDpsInitOperand(0)->get();
-    Value oldWeights = op.getDpsInputOperand(weight)->get();
+    Value oldWeights = op.getDpsInputOperand(join->weight)->get();
     rewriter.replaceOp(op, slice);
     eraseDeadProducers(rewriter, oldInit);
     eraseDeadProducers(rewriter, oldWeights);
@@ -316,32 +405,53 @@ mlir::opsnn::fuseSiblingContractions(RewriterBase &rewriter,
   return fused;
 }
 
-/// The dimension `slice` takes one index of, if it takes the whole of every
-/// other dimension and drops that one (rank-reducing): [.., i, ..].
-static std::optional<int64_t> unitSliceDim(tensor::ExtractSliceOp slice) {
-  auto source = slice.getSourceType();
-  if (!source.hasStaticShape() || slice.getDroppedDims().count() != 1)
+namespace {
+/// A slice that takes part of one dimension of its source and the whole of
+/// every other: one index, dropping the dimension (`unit`, [.., i, ..]), or
+/// a range of it, keeping the rank ([.., offset : offset + size, ..]).
+struct SliceAlongOneDim {
+  int64_t dim, offset, size;
+  bool unit;
+};
+} // namespace
+
+static std::optional<SliceAlongOneDim>
+sliceAlongOneDim(tensor::ExtractSliceOp slice) {
+  RankedTensorType source = slice.getSourceType();
+  llvm::SmallBitVector dropped = slice.getDroppedDims();
+  if (!source.hasStaticShape() || dropped.count() > 1 ||
+      llvm::any_of(slice.getStaticStrides(),
+                   [](int64_t stride) { return stride != 1; }) ||
+      llvm::any_of(slice.getStaticOffsets(), ShapedType::isDynamic) ||
+      llvm::any_of(slice.getStaticSizes(), ShapedType::isDynamic))
     return std::nullopt;
-  int64_t dim = slice.getDroppedDims().find_first();
+  std::optional<int64_t> dim;
+  if (dropped.any())
+    dim = dropped.find_first();
   for (int64_t i = 0, e = source.getRank(); i < e; ++i) {
-    if (slice.getStaticStrides()[i] != 1)
-      return std::nullopt;
-    if (i == dim)
+    bool whole = slice.getStaticOffsets()[i] == 0 &&
+                 slice.getStaticSizes()[i] == source.getDimSize(i);
+    if (whole || i == dim)
       continue;
-    if (slice.getStaticOffsets()[i] != 0 ||
-        slice.getStaticSizes()[i] != source.getDimSize(i))
+    if (dim)
       return std::nullopt;
+    dim = i;
   }
-  if (ShapedType::isDynamic(slice.getStaticOffsets()[dim]))
+  if (!dim)
     return std::nullopt;
-  return dim;
+  return SliceAlongOneDim{*dim, slice.getStaticOffsets()[*dim],
+                          slice.getStaticSizes()[*dim], dropped.any()};
 }
 
 namespace {
-/// Elementwise linalg.generics that each read one unit slice [.., i, ..] of
-/// the same tensor, for every i, and otherwise the same values or constants
-/// of one type, into one generic over the whole tensor (a loop more, the
-/// constants stacked); each old result is a unit slice of the new one.
+/// Elementwise linalg.generics that each read one slice of the same tensor
+/// along one dimension, the slices covering it, and otherwise the same
+/// values or constants, into one generic over the whole tensor; each old
+/// result is a slice of the new one. Unit slices [.., i, ..] (one per index;
+/// the generics alike) add a loop over i and stack the constants that
+/// differ; ranges [.., o : o + n, ..] (one after the other; the generics
+/// alike but for the extent of the loop that walks that dimension)
+/// lengthen that loop and concatenate the constants along it.
 struct MergeSlicedElementwise : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -352,90 +462,116 @@ struct MergeSlicedElementwise : OpRewritePattern<linalg::GenericOp> {
         op.hasDynamicShape() ||
         op.payloadUsesValueFromOperand(op.getDpsInitOperand(0)))
       return rewriter.notifyMatchFailure(op, "not elementwise on tensors");
-    // The first input that is a unit slice of a tensor whose other unit
-    // slices along that dimension each feed a generic like this one.
     for (OpOperand *operand : op.getDpsInputOperands()) {
       auto slice = operand->get().getDefiningOp<tensor::ExtractSliceOp>();
-      std::optional<int64_t> dim = slice ? unitSliceDim(slice) : std::nullopt;
-      if (!dim)
+      std::optional<SliceAlongOneDim> part =
+          slice ? sliceAlongOneDim(slice) : std::nullopt;
+      if (!part)
         continue;
-      SmallVector<linalg::GenericOp> siblings =
-          slicedSiblings(op, slice.getSource(), *dim,
-                         operand->getOperandNumber());
+      // The loop that walks the sliced dimension (ranges), or the one
+      // after it (unit slices: the group loop goes before it).
+      AffineMap map = op.getMatchingIndexingMap(operand);
+      if (part->dim >= map.getNumResults() ||
+          !isa<AffineDimExpr>(map.getResult(part->dim)))
+        continue;
+      AffineExpr anchor = map.getResult(part->dim);
+      SmallVector<linalg::GenericOp> siblings = slicedSiblings(
+          op, slice.getSource(), *part, operand->getOperandNumber(),
+          cast<AffineDimExpr>(anchor).getPosition());
       if (siblings.empty())
         continue;
       return merge(rewriter, siblings, operand->getOperandNumber(),
-                   slice.getSource(), *dim);
+                   slice.getSource(), part->dim, part->unit, anchor);
     }
-    return rewriter.notifyMatchFailure(op, "reads no unit slice of a tensor "
+    return rewriter.notifyMatchFailure(op, "reads no slice of a tensor "
                                            "whose other slices feed its "
                                            "siblings");
   }
 
 private:
-  /// The generics like `op` that read slice i of `source` along `dim` as
-  /// their operand `number`, in slice order; empty if some slice has none.
+  /// The generics like `op` that read the slices of `source` along
+  /// `part.dim` (of `part`'s kind) as their operand `number`, in slice
+  /// order; empty unless the slices cover `source` once, each read by one
+  /// such generic. Ranges may differ in the extent of loop `anchorLoop`.
   static SmallVector<linalg::GenericOp>
-  slicedSiblings(linalg::GenericOp op, Value source, int64_t dim,
-                 unsigned number) {
-    int64_t count = cast<RankedTensorType>(source.getType()).getDimSize(dim);
-    SmallVector<linalg::GenericOp> siblings(count);
+  slicedSiblings(linalg::GenericOp op, Value source,
+                 const SliceAlongOneDim &part, unsigned number,
+                 unsigned anchorLoop) {
+    SmallVector<std::pair<int64_t, linalg::GenericOp>> found;
     for (Operation *user : source.getUsers()) {
       auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
-      if (!slice || slice.getSource() != source || unitSliceDim(slice) != dim)
+      std::optional<SliceAlongOneDim> other =
+          slice && slice.getSource() == source ? sliceAlongOneDim(slice)
+                                               : std::nullopt;
+      if (!other || other->dim != part.dim || other->unit != part.unit)
         continue;
-      int64_t index = slice.getStaticOffsets()[dim];
-      if (index < 0 || index >= count || !slice->hasOneUse())
+      if (!slice->hasOneUse())
         return {};
       OpOperand &use = *slice->use_begin();
       auto sibling = dyn_cast<linalg::GenericOp>(use.getOwner());
-      if (!sibling || use.getOperandNumber() != number || siblings[index] ||
-          !sameComputation(op, sibling))
+      std::optional<unsigned> varying;
+      if (!part.unit)
+        varying = anchorLoop;
+      if (!sibling || use.getOperandNumber() != number ||
+          !sameComputation(op, sibling, varying))
         return {};
-      siblings[index] = sibling;
+      found.push_back({other->offset, sibling});
     }
-    if (llvm::is_contained(siblings, linalg::GenericOp()))
+    // Offsets 0, 1, ... (unit) or each range where the last one ended.
+    llvm::sort(found,
+               [](const auto &a, const auto &b) { return a.first < b.first; });
+    int64_t extent =
+        cast<RankedTensorType>(source.getType()).getDimSize(part.dim);
+    int64_t next = 0;
+    SmallVector<linalg::GenericOp> siblings;
+    for (auto [offset, sibling] : found) {
+      if (offset != next)
+        return {};
+      next += part.unit
+                  ? 1
+                  : cast<RankedTensorType>(
+                        sibling.getDpsInputOperand(number)->get().getType())
+                        .getDimSize(part.dim);
+      siblings.push_back(sibling);
+    }
+    if (next != extent || siblings.size() < 2)
       return {};
     return siblings;
   }
 
   static LogicalResult merge(PatternRewriter &rewriter,
                              ArrayRef<linalg::GenericOp> siblings,
-                             unsigned sliced, Value source, int64_t dim) {
+                             unsigned sliced, Value source, int64_t dim,
+                             bool unit, AffineExpr anchor) {
     linalg::GenericOp first = siblings.front();
-    // The loop that walks the dimension after the sliced one: the group
-    // loop goes before it in the output and in every stacked input.
-    AffineMap slicedMap = first.getIndexingMapsArray()[sliced];
-    if (dim >= slicedMap.getNumResults() ||
-        !isa<AffineDimExpr>(slicedMap.getResult(dim)))
-      return rewriter.notifyMatchFailure(
-          first, "the slices drop the innermost dimension or are read at an "
-                 "expression");
-    AffineExpr anchor = slicedMap.getResult(dim);
     AffineMap outMap = first.getMatchingIndexingMap(first.getDpsInitOperand(0));
     std::optional<int64_t> outPosition = resultPosition(outMap, anchor);
     if (!outPosition)
       return rewriter.notifyMatchFailure(first, "the output drops the loop "
-                                                "after the sliced dimension");
+                                                "that walks the slices");
 
-    // Each input: the sliced one (the whole source), one value all read,
-    // or constants stacked at a position (null: not stacked).
+    // Each input: the sliced one (the whole source), one value all read
+    // (not along the lengthened loop), or constants joined at a position.
     SmallVector<Value> inputs;
     SmallVector<AffineMap> maps;
-    SmallVector<std::pair<DenseElementsAttr, unsigned>> stacks;
+    SmallVector<std::pair<DenseElementsAttr, unsigned>> joins;
     for (OpOperand *operand : first.getDpsInputOperands()) {
       unsigned number = operand->getOperandNumber();
       AffineMap map = first.getMatchingIndexingMap(operand);
+      std::optional<int64_t> position = resultPosition(map, anchor);
       if (number == sliced) {
         inputs.push_back(source);
-        maps.push_back(readingGroupLoop(map, dim));
+        maps.push_back(unit ? readingGroupLoop(map, dim) : map);
         continue;
       }
       if (llvm::all_of(siblings, [&](linalg::GenericOp op) {
             return op->getOperand(number) == operand->get();
           })) {
+        if (!unit && position)
+          return rewriter.notifyMatchFailure(
+              first, "a shared input is read along the lengthened loop");
         inputs.push_back(operand->get());
-        maps.push_back(withGroupLoop(map));
+        maps.push_back(unit ? withGroupLoop(map) : map);
         continue;
       }
       SmallVector<Attribute> parts;
@@ -446,18 +582,21 @@ private:
               op, "an input differs and is not a constant");
         parts.push_back(attr);
       }
-      int64_t position = resultPosition(map, anchor).value_or(0);
-      DenseElementsAttr stacked = stackConstants(parts, position);
-      if (!stacked)
+      if (!unit && !position)
+        return rewriter.notifyMatchFailure(
+            first, "a constant that differs is not read along the loop");
+      int64_t at = position.value_or(0);
+      DenseElementsAttr joined = joinConstants(parts, at, unit);
+      if (!joined)
         return rewriter.notifyMatchFailure(
             first, "an input is not a dense constant of byte-sized elements");
-      stacks.push_back({stacked, inputs.size()});
+      joins.push_back({joined, inputs.size()});
       inputs.push_back(Value());
-      maps.push_back(readingGroupLoop(map, position));
+      maps.push_back(unit ? readingGroupLoop(map, at) : map);
     }
-    maps.push_back(readingGroupLoop(outMap, *outPosition));
+    maps.push_back(unit ? readingGroupLoop(outMap, *outPosition) : outMap);
 
-    // The fused generic goes where the earliest sibling was.
+    // The merged generic goes where the earliest sibling was.
     linalg::GenericOp earliest = first;
     for (linalg::GenericOp op : siblings)
       if (op->isBeforeInBlock(earliest))
@@ -465,17 +604,25 @@ private:
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(earliest);
     Location loc = first.getLoc();
-    for (auto [stacked, index] : stacks)
-      inputs[index] = arith::ConstantOp::create(rewriter, loc, stacked);
-    auto resultType = cast<RankedTensorType>(first.getResult(0).getType());
-    SmallVector<int64_t> shape(resultType.getShape());
-    shape.insert(shape.begin() + *outPosition, int64_t(siblings.size()));
+    for (auto [joined, index] : joins)
+      inputs[index] = arith::ConstantOp::create(rewriter, loc, joined);
+    SmallVector<RankedTensorType> resultTypes;
+    for (linalg::GenericOp op : siblings)
+      resultTypes.push_back(cast<RankedTensorType>(op.getResult(0).getType()));
+    SmallVector<int64_t> shape(resultTypes.front().getShape());
+    if (unit) {
+      shape.insert(shape.begin() + *outPosition, int64_t(siblings.size()));
+    } else {
+      shape[*outPosition] = 0;
+      for (RankedTensorType type : resultTypes)
+        shape[*outPosition] += type.getDimSize(*outPosition);
+    }
     Value init = tensor::EmptyOp::create(rewriter, loc, shape,
-                                         resultType.getElementType());
+                                         resultTypes.front().getElementType());
     linalg::GenericOp fused =
-        buildWithGroupLoop(rewriter, first, inputs, init, maps);
-    SmallVector<Value> slices =
-        unitSlices(rewriter, loc, fused.getResult(0), *outPosition, resultType);
+        buildLike(rewriter, first, inputs, init, maps, /*groupLoop=*/unit);
+    SmallVector<Value> slices = slicesAlong(rewriter, loc, fused.getResult(0),
+                                            *outPosition, unit, resultTypes);
     for (auto [op, slice] : llvm::zip(siblings, slices)) {
       SmallVector<Value> operands(op->getOperands());
       rewriter.replaceOp(op, slice);
@@ -522,10 +669,15 @@ struct FuseSiblingContractionsPass
       if (grouped.contains(op))
         continue;
       SmallVector<linalg::LinalgOp> group = {op};
-      for (linalg::LinalgOp other : candidates)
-        if (other != op && !grouped.contains(other) &&
-            sameComputation(op, other) && sharedInputOf(op, other))
+      for (linalg::LinalgOp other : candidates) {
+        if (other == op || grouped.contains(other))
+          continue;
+        std::optional<unsigned> shared = sharedInputOf(op, other);
+        std::optional<JoinLoop> join =
+            shared ? joinLoopOf(op, *shared) : std::nullopt;
+        if (join && sameComputation(op, other, join->loop))
           group.push_back(other);
+      }
       if (group.size() < 2)
         continue;
       for (linalg::LinalgOp member : group)

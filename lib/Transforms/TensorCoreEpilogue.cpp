@@ -552,28 +552,38 @@ mlir::opsnn::matchTensorCoreEpilogue(linalg::LinalgOp producer, Value product,
 // Rewriting
 //===----------------------------------------------------------------------===//
 
+/// `operand`'s view: one in `built` of the same buffer and grouping, else a
+/// new memref.collapse_shape (added to `built`).
+static void
+buildView(OpBuilder &b, Location loc, EpilogueOperand &operand,
+          SmallVectorImpl<std::pair<EpilogueOperand, Value>> &built) {
+  auto same = [&](const std::pair<EpilogueOperand, Value> &other) {
+    return other.first.value == operand.value &&
+           other.first.collapse == operand.collapse;
+  };
+  Value view;
+  if (auto it = llvm::find_if(built, same); it != built.end()) {
+    view = it->second;
+  } else {
+    view = memref::CollapseShapeOp::create(b, loc, operand.value,
+                                           operand.collapse);
+    built.push_back({operand, view});
+  }
+  operand.value = view;
+  operand.collapse.clear();
+}
+
 void TensorCoreEpilogue::buildViews(OpBuilder &b, Location loc) {
   // One view per buffer and grouping (a residual read by two stages, the
-  // output read back in place).
+  // output read back in place), created in the stages' operand order, not
+  // the map's: the IR must not depend on pointer values.
   SmallVector<std::pair<EpilogueOperand, Value>> built;
-  for (auto &entry : operands) {
-    EpilogueOperand &operand = entry.second;
-    if (operand.collapse.empty())
-      continue;
-    auto same = [&](const std::pair<EpilogueOperand, Value> &other) {
-      return other.first.value == operand.value &&
-             other.first.collapse == operand.collapse;
-    };
-    Value view;
-    if (auto it = llvm::find_if(built, same); it != built.end()) {
-      view = it->second;
-    } else {
-      view = memref::CollapseShapeOp::create(b, loc, operand.value,
-                                             operand.collapse);
-      built.push_back({operand, view});
+  for (linalg::GenericOp stage : stages) {
+    for (OpOperand &stageOperand : stage->getOpOperands()) {
+      auto entry = operands.find(&stageOperand);
+      if (entry != operands.end() && !entry->second.collapse.empty())
+        buildView(b, loc, entry->second, built);
     }
-    operand.value = view;
-    operand.collapse.clear();
   }
 }
 

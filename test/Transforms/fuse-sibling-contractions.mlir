@@ -425,3 +425,92 @@ func.func @annotated_differently(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tenso
   %k = linalg.matmul {precision.ranges = "k"} ins(%x, %c1 : tensor<4x8xf32>, tensor<8x8xf32>) outs(%f : tensor<4x8xf32>) -> tensor<4x8xf32>
   return %q, %k : tensor<4x8xf32>, tensor<4x8xf32>
 }
+
+// -----
+
+// Grouped-query attention: K and V have fewer heads than Q, so the weights
+// differ in N only and concatenate along it (no new dimension): one GEMM of
+// N = 4 + 2 + 2 heads' columns; Q, K and V are column ranges of its result.
+// Their bias adds merge the same way, the biases concatenated.
+// CHECK-LABEL: func.func @grouped_query
+// CHECK-DAG: %[[B:.+]] = arith.constant dense<[1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00, 2.000000e+00, 2.000000e+00, 3.000000e+00, 3.000000e+00]> : tensor<8xf32>
+// CHECK-DAG: %[[W:.+]] = arith.constant dense<{{\[}}[1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00, 2.000000e+00, 2.000000e+00, 3.000000e+00, 3.000000e+00], {{.*}}]> : tensor<2x8xf16>
+// CHECK: %[[GEMM:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%arg0, %[[W]] : tensor<4x2xf16>, tensor<2x8xf16>) outs(%{{.+}} : tensor<4x8xf32>)
+// CHECK: %[[ADD:.+]] = linalg.generic {{.*}} ins(%[[GEMM]], %[[B]] : tensor<4x8xf32>, tensor<8xf32>) outs(%{{.+}} : tensor<4x8xf32>)
+// CHECK: %[[Q:.+]] = tensor.extract_slice %[[ADD]][0, 0] [4, 4] [1, 1] : tensor<4x8xf32> to tensor<4x4xf32>
+// CHECK: %[[K:.+]] = tensor.extract_slice %[[ADD]][0, 4] [4, 2] [1, 1] : tensor<4x8xf32> to tensor<4x2xf32>
+// CHECK: %[[V:.+]] = tensor.extract_slice %[[ADD]][0, 6] [4, 2] [1, 1] : tensor<4x8xf32> to tensor<4x2xf32>
+// CHECK: return %[[Q]], %[[K]], %[[V]]
+#gr = affine_map<(m, n) -> (m, n)>
+#gc = affine_map<(m, n) -> (n)>
+func.func @grouped_query(%x: tensor<4x2xf16>)
+    -> (tensor<4x4xf32>, tensor<4x2xf32>, tensor<4x2xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %wq = arith.constant dense<1.0> : tensor<2x4xf16>
+  %wk = arith.constant dense<2.0> : tensor<2x2xf16>
+  %wv = arith.constant dense<3.0> : tensor<2x2xf16>
+  %bq = arith.constant dense<1.0> : tensor<4xf32>
+  %bk = arith.constant dense<2.0> : tensor<2xf32>
+  %bv = arith.constant dense<3.0> : tensor<2xf32>
+  %e4 = tensor.empty() : tensor<4x4xf32>
+  %f4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %e2 = tensor.empty() : tensor<4x2xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<4x2xf32>) -> tensor<4x2xf32>
+  %q = linalg.matmul ins(%x, %wq : tensor<4x2xf16>, tensor<2x4xf16>) outs(%f4 : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %k = linalg.matmul ins(%x, %wk : tensor<4x2xf16>, tensor<2x2xf16>) outs(%f2 : tensor<4x2xf32>) -> tensor<4x2xf32>
+  %v = linalg.matmul ins(%x, %wv : tensor<4x2xf16>, tensor<2x2xf16>) outs(%f2 : tensor<4x2xf32>) -> tensor<4x2xf32>
+  %qb = linalg.generic {indexing_maps = [#gr, #gc, #gr], iterator_types = ["parallel", "parallel"]} ins(%q, %bq : tensor<4x4xf32>, tensor<4xf32>) outs(%e4 : tensor<4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<4x4xf32>
+  %kb = linalg.generic {indexing_maps = [#gr, #gc, #gr], iterator_types = ["parallel", "parallel"]} ins(%k, %bk : tensor<4x2xf32>, tensor<2xf32>) outs(%e2 : tensor<4x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<4x2xf32>
+  %vb = linalg.generic {indexing_maps = [#gr, #gc, #gr], iterator_types = ["parallel", "parallel"]} ins(%v, %bv : tensor<4x2xf32>, tensor<2xf32>) outs(%e2 : tensor<4x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<4x2xf32>
+  return %qb, %kb, %vb : tensor<4x4xf32>, tensor<4x2xf32>, tensor<4x2xf32>
+}
+
+// -----
+
+// Ranges of a tensor that its slices do not cover, or consumers that read
+// a shared input along the loop that would lengthen: not merged.
+// CHECK-LABEL: func.func @ranges_not_merged
+// CHECK-COUNT-4: linalg.generic
+#rr2 = affine_map<(m, n) -> (m, n)>
+func.func @ranges_not_merged(%t: tensor<4x8xf32>, %s: tensor<4x4xf32>, %w: tensor<2x4xf32>) -> (tensor<4x4xf32>, tensor<4x2xf32>, tensor<2x4xf32>, tensor<2x4xf32>) {
+  %a = tensor.extract_slice %t[0, 0] [4, 4] [1, 1] : tensor<4x8xf32> to tensor<4x4xf32>
+  %b = tensor.extract_slice %t[0, 4] [4, 2] [1, 1] : tensor<4x8xf32> to tensor<4x2xf32>
+  %c = tensor.extract_slice %s[0, 0] [2, 4] [1, 1] : tensor<4x4xf32> to tensor<2x4xf32>
+  %d = tensor.extract_slice %s[2, 0] [2, 4] [1, 1] : tensor<4x4xf32> to tensor<2x4xf32>
+  %e4 = tensor.empty() : tensor<4x4xf32>
+  %e2 = tensor.empty() : tensor<4x2xf32>
+  %ec = tensor.empty() : tensor<2x4xf32>
+  %ra = linalg.generic {indexing_maps = [#rr2, #rr2], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x4xf32>) outs(%e4 : tensor<4x4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %0 = math.exp %x : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x4xf32>
+  %rb = linalg.generic {indexing_maps = [#rr2, #rr2], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<4x2xf32>) outs(%e2 : tensor<4x2xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %0 = math.exp %x : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x2xf32>
+  %rc = linalg.generic {indexing_maps = [#rr2, #rr2, #rr2], iterator_types = ["parallel", "parallel"]} ins(%c, %w : tensor<2x4xf32>, tensor<2x4xf32>) outs(%ec : tensor<2x4xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %0 = arith.addf %x, %y : f32
+    linalg.yield %0 : f32
+  } -> tensor<2x4xf32>
+  %rd = linalg.generic {indexing_maps = [#rr2, #rr2, #rr2], iterator_types = ["parallel", "parallel"]} ins(%d, %w : tensor<2x4xf32>, tensor<2x4xf32>) outs(%ec : tensor<2x4xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %0 = arith.addf %x, %y : f32
+    linalg.yield %0 : f32
+  } -> tensor<2x4xf32>
+  return %ra, %rb, %rc, %rd : tensor<4x4xf32>, tensor<4x2xf32>, tensor<2x4xf32>, tensor<2x4xf32>
+}

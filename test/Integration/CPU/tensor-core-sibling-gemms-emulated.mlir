@@ -24,8 +24,8 @@
 // and Q K^T, which reads Q and K in place. (V is returned: a copy.)
 // CHECK-LABEL: IR Dump After GPUTensorCoreMatmulPass
 // CHECK: memref.collapse_shape %{{.+}} {{\[}}[0], [1, 2]] : memref<32x3x16xf16> into memref<32x48xf16>
-// CHECK: memref.collapse_shape %[[QKV:.+]] {{\[}}[0], [1, 2]] : memref<20x3x16xf16> into memref<20x48xf16>
 // CHECK: memref.collapse_shape %{{.+}} {{\[}}[0, 1]] : memref<3x16xf32> into memref<48xf32>
+// CHECK: memref.collapse_shape %[[QKV:.+]] {{\[}}[0], [1, 2]] : memref<20x3x16xf16> into memref<20x48xf16>
 // CHECK: memref.alloc() : memref<1x16x40xf16>
 // CHECK: memref.subview %[[QKV]][0, 0, 0] [20, 1, 16] [1, 1, 1] : memref<20x3x16xf16> to memref<20x16xf16, strided<[48, 1]>>
 // CHECK: memref.subview %[[QKV]][0, 1, 0] [20, 1, 16] [1, 1, 1] : memref<20x3x16xf16> to memref<20x16xf16, strided<[48, 1], offset: 16>>
