@@ -1458,6 +1458,11 @@ def FuseSiblingContractionsPass
     %v = tensor.extract_slice %qkv[0, 2, 0] ...
     ```
 
+    Weights that differ in that dimension's extent only (grouped-query
+    attention: K and V with fewer heads than Q) are concatenated along it
+    instead, with no new loop; each old result is then a range
+    `[.., o : o + n, ..]` of the new one.
+
     Siblings are linalg contractions (named or generic, with a reduction
     loop, and indexing maps that are projected permutations: GEMMs and
     batched GEMMs, not convolutions, whose fused form the convolution
@@ -1476,6 +1481,10 @@ def FuseSiblingContractionsPass
     projections' bias adds and casts to f16) merge the same way: one
     generic with a loop more over the whole tensor, their constant inputs
     that differ (the biases) stacked along it, the inputs they share kept.
+    Generics on ranges that cover a dimension one after the other merge
+    into one whose loop over that dimension is as long as all of them, the
+    constants that differ concatenated along it (an input they share must
+    not be read along it).
     The tensor-core kernel (`--opsnn-gpu-tensor-core-matmul`) then takes
     the fused contraction with its merged consumers as its epilogue, and
     the consumers of Q, K and V read strided views of the merged output.
