@@ -5,9 +5,11 @@
 // projections) become one contraction over the weights stacked along a new
 // parallel dimension next to N: one kernel reads the shared input once and
 // computes an N three times as wide. Each old result is a unit slice of the
-// new one. The elementwise consumers of those slices that do the same thing
-// to each (the projections' bias adds and casts) merge the same way, so that
-// the tensor-core kernel still absorbs them as its epilogue.
+// new one. Weights that differ in N only (grouped-query attention) are
+// concatenated along it instead, each old result a range of the new one.
+// The elementwise consumers of those slices that do the same thing to each
+// (the projections' bias adds and casts) merge the same way, so that the
+// tensor-core kernel still absorbs them as its epilogue.
 //
 //===----------------------------------------------------------------------===//
 
@@ -141,14 +143,6 @@ static linalg::GenericOp buildLike(RewriterBase &rewriter,
     if (attr.getName() != "linalg.memoized_indexing_maps")
       generic->setAttr(attr.getName(), attr.getValue());
   return generic;
-}
-
-/// buildLike with the group loop.
-static linalg::GenericOp buildWithGroupLoop(RewriterBase &rewriter,
-                                            linalg::LinalgOp like,
-                                            ValueRange inputs, Value init,
-                                            ArrayRef<AffineMap> maps) {
-  return buildLike(rewriter, like, inputs, init, maps, /*groupLoop=*/true);
 }
 
 /// Erases `value`'s producer and, transitively, what it reads, while nothing
@@ -388,7 +382,7 @@ mlir::opsnn::fuseSiblingContractions(RewriterBase &rewriter,
     maps[*shared] = withGroupLoop(maps[*shared]);
     maps[join->weight] = readingGroupLoop(maps[join->weight], join->wPosition);
     maps[2] = readingGroupLoop(maps[2], join->cPosition);
-    fused = buildWithGroupLoop(rewriter, first, inputs, init, maps);
+    fused = buildLike(rewriter, first, inputs, init, maps, /*groupLoop=*/true);
   } else {
     fused = buildLike(rewriter, first, inputs, init, maps);
   }
