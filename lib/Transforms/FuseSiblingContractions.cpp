@@ -445,9 +445,11 @@ namespace {
 /// the generics alike) add a loop over i and stack the constants that
 /// differ; ranges [.., o : o + n, ..] (one after the other; the generics
 /// alike but for the extent of the loop that walks that dimension)
-/// lengthen that loop and concatenate the constants along it.
+/// lengthen that loop and concatenate the constants along it. With
+/// `sources`, only slices of those tensors, to which it adds its results.
 struct MergeSlicedElementwise : OpRewritePattern<linalg::GenericOp> {
-  using OpRewritePattern::OpRewritePattern;
+  MergeSlicedElementwise(MLIRContext *context, llvm::DenseSet<Value> *sources)
+      : OpRewritePattern(context), sources(sources) {}
 
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
@@ -459,7 +461,9 @@ struct MergeSlicedElementwise : OpRewritePattern<linalg::GenericOp> {
     for (OpOperand *operand : op.getDpsInputOperands()) {
       auto slice = operand->get().getDefiningOp<tensor::ExtractSliceOp>();
       std::optional<SliceAlongOneDim> part =
-          slice ? sliceAlongOneDim(slice) : std::nullopt;
+          slice && (!sources || sources->contains(slice.getSource()))
+              ? sliceAlongOneDim(slice)
+              : std::nullopt;
       if (!part)
         continue;
       // The loop that walks the sliced dimension (ranges), or the one
@@ -474,8 +478,14 @@ struct MergeSlicedElementwise : OpRewritePattern<linalg::GenericOp> {
           cast<AffineDimExpr>(anchor).getPosition());
       if (siblings.empty())
         continue;
-      return merge(rewriter, siblings, operand->getOperandNumber(),
-                   slice.getSource(), part->dim, part->unit, anchor);
+      FailureOr<Value> merged =
+          merge(rewriter, siblings, operand->getOperandNumber(),
+                slice.getSource(), part->dim, part->unit, anchor);
+      if (failed(merged))
+        return failure();
+      if (sources)
+        sources->insert(*merged);
+      return success();
     }
     return rewriter.notifyMatchFailure(op, "reads no slice of a tensor "
                                            "whose other slices feed its "
@@ -533,10 +543,11 @@ private:
     return siblings;
   }
 
-  static LogicalResult merge(PatternRewriter &rewriter,
-                             ArrayRef<linalg::GenericOp> siblings,
-                             unsigned sliced, Value source, int64_t dim,
-                             bool unit, AffineExpr anchor) {
+  /// The merged generic's result, or failure (nothing changed).
+  static FailureOr<Value> merge(PatternRewriter &rewriter,
+                                ArrayRef<linalg::GenericOp> siblings,
+                                unsigned sliced, Value source, int64_t dim,
+                                bool unit, AffineExpr anchor) {
     linalg::GenericOp first = siblings.front();
     AffineMap outMap = first.getMatchingIndexingMap(first.getDpsInitOperand(0));
     std::optional<int64_t> outPosition = resultPosition(outMap, anchor);
@@ -623,14 +634,16 @@ private:
       for (Value operand : operands)
         eraseDeadProducers(rewriter, operand);
     }
-    return success();
+    return fused.getResult(0);
   }
+
+  llvm::DenseSet<Value> *sources;
 };
 } // namespace
 
 void mlir::opsnn::populateMergeSlicedElementwisePatterns(
-    RewritePatternSet &patterns) {
-  patterns.add<MergeSlicedElementwise>(patterns.getContext());
+    RewritePatternSet &patterns, llvm::DenseSet<Value> *sources) {
+  patterns.add<MergeSlicedElementwise>(patterns.getContext(), sources);
 }
 
 /// Whether `op` may join a group: a contraction of two static tensors into
@@ -659,6 +672,9 @@ struct FuseSiblingContractionsPass
     // non-constant input and compute as it does.
     IRRewriter rewriter(&getContext());
     llvm::DenseSet<Operation *> grouped;
+    // The fused results: only their slices' consumers merge (an ONNX
+    // Split's parts are left as they are).
+    llvm::DenseSet<Value> fusedResults;
     for (linalg::LinalgOp op : candidates) {
       if (grouped.contains(op))
         continue;
@@ -676,14 +692,18 @@ struct FuseSiblingContractionsPass
         continue;
       for (linalg::LinalgOp member : group)
         grouped.insert(member);
-      if (failed(fuseSiblingContractions(rewriter, group)))
+      FailureOr<linalg::GenericOp> fused =
+          fuseSiblingContractions(rewriter, group);
+      if (succeeded(fused))
+        fusedResults.insert(fused->getResult(0));
+      else
         LLVM_DEBUG(llvm::dbgs() << "siblings at " << op.getLoc()
                                 << " left apart\n");
     }
-    if (!mergeConsumers)
+    if (!mergeConsumers || fusedResults.empty())
       return;
     RewritePatternSet patterns(&getContext());
-    populateMergeSlicedElementwisePatterns(patterns);
+    populateMergeSlicedElementwisePatterns(patterns, &fusedResults);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir {
 class RewritePatternSet;
@@ -71,10 +72,13 @@ fuseSiblingContractions(RewriterBase &rewriter,
                         ArrayRef<linalg::LinalgOp> siblings);
 
 /// Merges the elementwise linalg.generics that compute alike, each on
-/// another unit slice [.., i, ..] of one tensor (all of them), into one
-/// generic over that tensor whose result the old ones are unit slices of
-/// (their differing constant inputs stacked).
-void populateMergeSlicedElementwisePatterns(RewritePatternSet &patterns);
+/// another slice of one tensor along one dimension (unit slices [.., i, ..]
+/// for every i, or ranges that cover it), into one generic over that tensor
+/// whose result the old ones are slices of (their differing constant inputs
+/// stacked or concatenated). With `sources`, only slices of those tensors;
+/// the merged results are added to it (chains of consumers).
+void populateMergeSlicedElementwisePatterns(
+    RewritePatternSet &patterns, llvm::DenseSet<Value> *sources = nullptr);
 
 #define GEN_PASS_REGISTRATION
 #include "opsnn/Transforms/Passes.h.inc"

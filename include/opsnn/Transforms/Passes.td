@@ -1477,8 +1477,9 @@ def FuseSiblingContractionsPass
     alone; so are contractions without a sibling.
 
     With `merge-consumers` (the default), elementwise `linalg.generic`s
-    that do the same thing to every unit slice of one tensor (the
-    projections' bias adds and casts to f16) merge the same way: one
+    that do the same thing to every unit slice of one fused result (the
+    projections' bias adds and casts to f16; slices of other tensors, such
+    as an ONNX Split's parts, are left alone) merge the same way: one
     generic with a loop more over the whole tensor, their constant inputs
     that differ (the biases) stacked along it, the inputs they share kept.
     Generics on ranges that cover a dimension one after the other merge
