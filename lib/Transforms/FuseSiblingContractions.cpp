@@ -33,41 +33,52 @@ namespace mlir::opsnn {
 using namespace mlir;
 using namespace mlir::opsnn;
 
-/// `parts` (dense constants of one byte-sized element type) joined at
+/// The type of `parts` (static tensors of one element type) joined at
 /// dimension `dim`: stacked along a new dimension there when `stack` (one
-/// shape; part i is the slice [.., i, ..] of the result), else concatenated
-/// along it (shapes that differ there only). Null otherwise.
-static DenseElementsAttr joinConstants(ArrayRef<Attribute> parts, int64_t dim,
-                                       bool stack) {
-  auto first = dyn_cast<DenseElementsAttr>(parts.front());
-  if (!first)
-    return nullptr;
-  auto type = cast<RankedTensorType>(first.getType());
-  Type element = type.getElementType();
-  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
-    return nullptr;
-  SmallVector<int64_t> shape(type.getShape());
+/// shape), else concatenated along it (shapes that differ there only).
+/// Null otherwise.
+static RankedTensorType joinedType(ArrayRef<RankedTensorType> parts,
+                                   int64_t dim, bool stack) {
+  RankedTensorType first = parts.front();
+  SmallVector<int64_t> shape(first.getShape());
   if (stack)
     shape.insert(shape.begin() + dim, int64_t(parts.size()));
   else
     shape[dim] = 0;
+  for (RankedTensorType part : parts) {
+    if (part.getElementType() != first.getElementType() ||
+        part.getRank() != first.getRank())
+      return nullptr;
+    for (int64_t i = 0, e = first.getRank(); i < e; ++i)
+      if (part.getDimSize(i) != first.getDimSize(i) && (stack || i != dim))
+        return nullptr;
+    if (!stack)
+      shape[dim] += part.getDimSize(dim);
+  }
+  return RankedTensorType::get(shape, first.getElementType());
+}
+
+/// `parts` (dense constants of one byte-sized element type) joined at
+/// dimension `dim` as joinedType joins their types (part i of a stack is
+/// the slice [.., i, ..] of the result). Null otherwise.
+static DenseElementsAttr joinConstants(ArrayRef<Attribute> parts, int64_t dim,
+                                       bool stack) {
   SmallVector<DenseElementsAttr> dense;
+  SmallVector<RankedTensorType> types;
   for (Attribute part : parts) {
     auto attr = dyn_cast<DenseElementsAttr>(part);
     if (!attr)
       return nullptr;
-    auto partType = cast<RankedTensorType>(attr.getType());
-    if (partType.getElementType() != element ||
-        partType.getRank() != type.getRank())
-      return nullptr;
-    for (int64_t i = 0, e = type.getRank(); i < e; ++i)
-      if (partType.getDimSize(i) != type.getDimSize(i) && (stack || i != dim))
-        return nullptr;
-    if (!stack)
-      shape[dim] += partType.getDimSize(dim);
     dense.push_back(attr);
+    types.push_back(cast<RankedTensorType>(attr.getType()));
   }
-  auto joined = RankedTensorType::get(shape, element);
+  DenseElementsAttr first = dense.front();
+  auto type = cast<RankedTensorType>(first.getType());
+  Type element = type.getElementType();
+  RankedTensorType joined = joinedType(types, dim, stack);
+  if (!joined || !element.isIntOrFloat() ||
+      element.getIntOrFloatBitWidth() % 8 != 0)
+    return nullptr;
   if (stack && llvm::all_equal(parts) && first.isSplat())
     return first.resizeSplat(joined);
 
@@ -155,6 +166,26 @@ static void eraseDeadProducers(RewriterBase &rewriter, Value value) {
   rewriter.eraseOp(op);
   for (Value operand : operands)
     eraseDeadProducers(rewriter, operand);
+}
+
+/// The op of `ops` (in one block) that comes first.
+static Operation *earliest(ArrayRef<Operation *> ops) {
+  Operation *first = ops.front();
+  for (Operation *op : ops)
+    if (op->isBeforeInBlock(first))
+      first = op;
+  return first;
+}
+
+/// Replaces each of `ops` by its slice and erases what only it used.
+static void replaceBySlices(RewriterBase &rewriter, ArrayRef<Operation *> ops,
+                            ArrayRef<Value> slices) {
+  for (auto [op, slice] : llvm::zip_equal(ops, slices)) {
+    SmallVector<Value> operands(op->getOperands());
+    rewriter.replaceOp(op, slice);
+    for (Value operand : operands)
+      eraseDeadProducers(rewriter, operand);
+  }
 }
 
 /// The discardable attributes of `op` that can change how it is lowered
@@ -352,25 +383,19 @@ mlir::opsnn::fuseSiblingContractions(RewriterBase &rewriter,
   DenseElementsAttr joined = joinConstants(weights, join->wPosition, stack);
   if (!joined)
     return reject("weights are not dense constants of byte-sized elements");
+  RankedTensorType fusedType =
+      joinedType(resultTypes, join->cPosition, stack);
+  if (!fusedType)
+    return reject("results differ elsewhere than along the joined dimension");
 
-  // Siblings in program order; the fused op goes where the first one was.
-  SmallVector<linalg::LinalgOp> ordered(siblings);
-  llvm::sort(ordered, [](linalg::LinalgOp a, linalg::LinalgOp b) {
-    return a->isBeforeInBlock(b);
-  });
+  // The fused op goes where the earliest sibling was.
+  SmallVector<Operation *> ops = llvm::map_to_vector(
+      siblings, [](linalg::LinalgOp op) { return op.getOperation(); });
   OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(ordered.front());
+  rewriter.setInsertionPoint(earliest(ops));
   Location loc = first.getLoc();
-  SmallVector<int64_t> shape(resultTypes.front().getShape());
-  if (stack) {
-    shape.insert(shape.begin() + join->cPosition, int64_t(siblings.size()));
-  } else {
-    shape[join->cPosition] = 0;
-    for (RankedTensorType type : resultTypes)
-      shape[join->cPosition] += type.getDimSize(join->cPosition);
-  }
-  Value empty = tensor::EmptyOp::create(rewriter, loc, shape,
-                                        resultTypes.front().getElementType());
+  Value empty = tensor::EmptyOp::create(rewriter, loc, fusedType.getShape(),
+                                        fusedType.getElementType());
   Value init =
       linalg::FillOp::create(rewriter, loc, fillValue, empty).getResult(0);
   SmallVector<Value> inputs(2);
@@ -388,14 +413,7 @@ mlir::opsnn::fuseSiblingContractions(RewriterBase &rewriter,
   }
   SmallVector<Value> slices = slicesAlong(rewriter, loc, fused.getResult(0),
                                           join->cPosition, stack, resultTypes);
-  for (auto [sibling, slice] : llvm::zip(siblings, slices)) {
-    linalg::LinalgOp op = sibling;
-    Value oldInit = op.getDpsInitOperand(0)->get();
-    Value oldWeights = op.getDpsInputOperand(join->weight)->get();
-    rewriter.replaceOp(op, slice);
-    eraseDeadProducers(rewriter, oldInit);
-    eraseDeadProducers(rewriter, oldWeights);
-  }
+  replaceBySlices(rewriter, ops, slices);
   return fused;
 }
 
@@ -600,40 +618,29 @@ private:
       maps.push_back(unit ? readingGroupLoop(map, at) : map);
     }
     maps.push_back(unit ? readingGroupLoop(outMap, *outPosition) : outMap);
-
-    // The merged generic goes where the earliest sibling was.
-    linalg::GenericOp earliest = first;
-    for (linalg::GenericOp op : siblings)
-      if (op->isBeforeInBlock(earliest))
-        earliest = op;
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(earliest);
-    Location loc = first.getLoc();
-    for (auto [joined, index] : joins)
-      inputs[index] = arith::ConstantOp::create(rewriter, loc, joined);
     SmallVector<RankedTensorType> resultTypes;
     for (linalg::GenericOp op : siblings)
       resultTypes.push_back(cast<RankedTensorType>(op.getResult(0).getType()));
-    SmallVector<int64_t> shape(resultTypes.front().getShape());
-    if (unit) {
-      shape.insert(shape.begin() + *outPosition, int64_t(siblings.size()));
-    } else {
-      shape[*outPosition] = 0;
-      for (RankedTensorType type : resultTypes)
-        shape[*outPosition] += type.getDimSize(*outPosition);
-    }
-    Value init = tensor::EmptyOp::create(rewriter, loc, shape,
-                                         resultTypes.front().getElementType());
+    RankedTensorType fusedType = joinedType(resultTypes, *outPosition, unit);
+    if (!fusedType)
+      return rewriter.notifyMatchFailure(
+          first, "results differ elsewhere than along the merged dimension");
+
+    // The merged generic goes where the earliest sibling was.
+    SmallVector<Operation *> ops = llvm::map_to_vector(
+        siblings, [](linalg::GenericOp op) { return op.getOperation(); });
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(earliest(ops));
+    Location loc = first.getLoc();
+    for (auto [joined, index] : joins)
+      inputs[index] = arith::ConstantOp::create(rewriter, loc, joined);
+    Value init = tensor::EmptyOp::create(rewriter, loc, fusedType.getShape(),
+                                         fusedType.getElementType());
     linalg::GenericOp fused =
         buildLike(rewriter, first, inputs, init, maps, /*groupLoop=*/unit);
     SmallVector<Value> slices = slicesAlong(rewriter, loc, fused.getResult(0),
                                             *outPosition, unit, resultTypes);
-    for (auto [op, slice] : llvm::zip(siblings, slices)) {
-      SmallVector<Value> operands(op->getOperands());
-      rewriter.replaceOp(op, slice);
-      for (Value operand : operands)
-        eraseDeadProducers(rewriter, operand);
-    }
+    replaceBySlices(rewriter, ops, slices);
     return fused.getResult(0);
   }
 
