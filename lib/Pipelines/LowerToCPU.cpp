@@ -29,7 +29,10 @@ void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
   if (!options.emulateTensorCoreMatmul.empty())
     addTensorCoreConvLayoutStage(pm, options.emulateTensorCoreTF32,
                                  options.emulateTensorCoreMatmul);
-  addLowerToLinalgStage(pm);
+  addLowerToLinalgStage(pm, /*fuseNarrowingCasts=*/true,
+                        /*keepContractionSoftmax=*/
+                        !options.emulateTensorCoreMatmul.empty() &&
+                            options.emulateTensorCoreFuseSoftmax);
   // The emulated GPU kernels match linalg ops on buffers: nothing is
   // vectorized beforehand.
   if (options.vectorize && options.emulateTensorCoreMatmul.empty() &&
@@ -54,7 +57,9 @@ void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
     tensorCores.emulateOnCPU = true;
     tensorCores.stages = options.emulateTensorCoreStages;
     tensorCores.allowTF32 = options.emulateTensorCoreTF32;
+    tensorCores.fuseSoftmax = options.emulateTensorCoreFuseSoftmax;
     pm.addNestedPass<func::FuncOp>(createGPUTensorCoreMatmulPass(tensorCores));
+    addTensorCoreLeftoversStage(pm);
   }
   if (options.emulateWarpReductions) {
     GPUWarpReducePassOptions warpReduce;

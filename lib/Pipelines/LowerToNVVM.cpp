@@ -121,8 +121,11 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
   // NCHW convolutions onto the tensor-core kernel's NHWC.
   if (options.tensorCores)
     addTensorCoreConvLayoutStage(pm, options.tensorCoreTF32, tensorCoreTarget);
-  // Narrowing casts stay out of contractions: GEMMs read f16/bf16.
-  addLowerToLinalgStage(pm, /*fuseNarrowingCasts=*/false);
+  // Narrowing casts stay out of contractions: GEMMs read f16/bf16. The
+  // tensor-core kernel may absorb attention's softmax.
+  addLowerToLinalgStage(pm, /*fuseNarrowingCasts=*/false,
+                        /*keepContractionSoftmax=*/options.tensorCores &&
+                            options.tensorCoreFuseSoftmax);
   if (options.tensorCores)
     addTensorCoreOperandStage(pm, options.tensorCoreTF32, tensorCoreTarget,
                               options.tensorCorePadChannels,
@@ -138,8 +141,10 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
     GPUTensorCoreMatmulPassOptions tensorCores;
     tensorCores.stages = options.tensorCoreStages;
     tensorCores.allowTF32 = options.tensorCoreTF32;
+    tensorCores.fuseSoftmax = options.tensorCoreFuseSoftmax;
     tensorCores.targetName = tensorCoreTarget;
     pm.addNestedPass<func::FuncOp>(createGPUTensorCoreMatmulPass(tensorCores));
+    addTensorCoreLeftoversStage(pm);
   }
 
   if (options.warpReductions) {

@@ -26,11 +26,14 @@
 using namespace mlir;
 
 void mlir::opsnn::addLowerToLinalgStage(OpPassManager &pm,
-                                         bool fuseNarrowingCasts) {
+                                         bool fuseNarrowingCasts,
+                                         bool keepContractionSoftmax) {
   pm.addPass(createLowerLayoutsPass());
   pm.addPass(createLowerPrecisionPass());
   pm.addPass(createLowerQuantPass());
-  pm.addPass(createDecomposeAggregatedOpsPass());
+  DecomposeAggregatedOpsPassOptions decompose;
+  decompose.keepContractionSoftmax = keepContractionSoftmax;
+  pm.addPass(createDecomposeAggregatedOpsPass(decompose));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createLowerPacksPass());
   pm.addPass(createConvertElementwiseToLinalgPass());
@@ -38,6 +41,10 @@ void mlir::opsnn::addLowerToLinalgStage(OpPassManager &pm,
   fusion.fuseNarrowingCasts = fuseNarrowingCasts;
   pm.addPass(createFuseElementwisePass(fusion));
   pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::opsnn::addTensorCoreLeftoversStage(OpPassManager &pm) {
+  pm.addPass(createDecomposeAggregatedOpsPass());
 }
 
 void mlir::opsnn::addTensorCoreConvLayoutStage(OpPassManager &pm,

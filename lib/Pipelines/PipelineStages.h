@@ -21,8 +21,18 @@ struct GPUTiledTransposePassOptions;
 /// layout.convert -> linalg transpose/pack, precision ops -> arith on
 /// tensors, packs -> pad/reshape/transpose; elementwise arith on tensors ->
 /// linalg.generic, producer/consumer elementwise chains fused (narrowing
-/// casts into contractions only with `fuseNarrowingCasts`).
-void addLowerToLinalgStage(OpPassManager &pm, bool fuseNarrowingCasts = true);
+/// casts into contractions only with `fuseNarrowingCasts`). Aggregated ops
+/// (linalg.softmax) are decomposed, except, with `keepContractionSoftmax`
+/// (the tensor-core pipelines), a softmax over a contraction's last
+/// dimension: the tensor-core kernel may absorb it after bufferization, and
+/// addTensorCoreLeftoversStage decomposes the others.
+void addLowerToLinalgStage(OpPassManager &pm, bool fuseNarrowingCasts = true,
+                           bool keepContractionSoftmax = false);
+
+/// Right after the tensor-core kernels (--opsnn-gpu-tensor-core-matmul) of
+/// the tensor-core pipelines: the softmaxes addLowerToLinalgStage kept and
+/// no kernel absorbed, decomposed on buffers.
+void addTensorCoreLeftoversStage(OpPassManager &pm);
 
 /// Before addLowerToLinalgStage in the tensor-core pipelines (GPU and its
 /// CPU emulation): NCHW convolutions the tensor-core kernel takes in NHWC

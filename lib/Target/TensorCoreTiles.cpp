@@ -18,7 +18,8 @@ std::string MatmulTileConfig::str() const {
   return "block " + std::to_string(blockM) + "x" + std::to_string(blockN) +
          "x" + std::to_string(blockK) + ", warp " + std::to_string(warpM) +
          "x" + std::to_string(warpN) + ", " + std::to_string(numWarps()) +
-         " warps, " + std::to_string(stages) + " stages";
+         " warps, " + std::to_string(stages) + " stages" +
+         (wholeRows ? ", whole rows" : "");
 }
 
 /// Shared memory the CUDA driver reserves per block on sm_80 and later.
@@ -148,11 +149,13 @@ mlir::opsnn::selectMatmulTiles(const TargetDescription &target,
   for (bool nearlyExact : {true, false}) {
     for (const auto &tile : kBlockTiles) {
       if (!tileFits(m, tile[0], raggedM, nearlyExact) ||
-          !tileFits(n, tile[1], raggedN, nearlyExact))
+          !tileFits(n, tile[1], raggedN, nearlyExact) ||
+          (problem.wholeRows && tile[1] < n))
         continue;
       MatmulTileConfig config;
       config.sharedPad = kSharedPadBytes / elementBytes;
       config.stagesBAsNK = problem.stagesBAsNK;
+      config.wholeRows = problem.wholeRows;
       config.blockM = tile[0];
       config.blockN = tile[1];
       // Rule 5: the deepest pipeline that fits, BK by rule 3 then 16 for
@@ -164,7 +167,7 @@ mlir::opsnn::selectMatmulTiles(const TargetDescription &target,
           config.blockK = bk;
           config.stages =
               stages > 0 ? s : std::min(s, blockSteps(k, bk));
-          if (config.sharedBytesAllStages(elementBytes) <= smemLimit) {
+          if (config.kernelSharedBytes(elementBytes) <= smemLimit) {
             fits = true;
             break;
           }

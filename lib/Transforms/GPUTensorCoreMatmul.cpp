@@ -39,6 +39,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/NVGPU/Transforms/Transforms.h"
@@ -49,6 +50,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/Debug.h"
 
+#include <limits>
 #include <numeric>
 
 #define DEBUG_TYPE "opsnn-gpu-tensor-core-matmul"
@@ -190,8 +192,10 @@ public:
     mm.a = slice(mm.a);
     mm.b = slice(mm.b);
     mm.c = slice(mm.c);
-    batchRow0 = mul(index, mm.m);
+    bindBatchRows(index);
   }
+  /// Only the epilogue's rows of batch `index` (no slices of A, B, C).
+  void bindBatchRows(Value index) { batchRow0 = mul(index, mm.m); }
   /// The first row of the bound batch in the epilogue's (batch * M) x N
   /// space; null outside a batch.
   Value batchRow0;
@@ -455,6 +459,104 @@ public:
       }
   }
 
+  /// The whole-rows epilogue's shared memory (MatmulTileConfig::wholeRows):
+  /// the f32 row tile (BM rows of BN + kRowTilePad) and the row sums.
+  MemRefType rowTileType(Attribute space) const {
+    return MemRefType::get({cfg.blockM, cfg.blockN + kRowTilePad},
+                           b.getF32Type(), MemRefLayoutAttrInterface(), space);
+  }
+  MemRefType rowSumsType(Attribute space) const {
+    return MemRefType::get({cfg.blockM}, b.getF32Type(),
+                           MemRefLayoutAttrInterface(), space);
+  }
+
+  /// The whole-rows epilogue, first step: the accumulator fragments of the
+  /// warp at (wm0, wn0) of the block into the row tile.
+  void storeToRowTile(ArrayRef<Value> accs, Value wm0, Value wn0,
+                      Value rowTile) {
+    for (int64_t i = 0; i < fragsM(); ++i)
+      for (int64_t j = 0; j < fragsN(); ++j)
+        vector::TransferWriteOp::create(
+            b, loc, accs[i * fragsN() + j], rowTile,
+            ValueRange{add(wm0, i * kMmaM), add(wn0, j * kMmaN)},
+            ArrayRef<bool>{true, true});
+  }
+
+  /// Second step, thread `tid`'s rows r = tid, tid + threads, ... of the
+  /// block (below M): the epilogue's stages before the softmax applied in
+  /// place, then the row's maximum, exp(x - max) in place and the sum of
+  /// those into rowSums[r], column by column as the softmax's reference
+  /// decomposition adds them.
+  void emitRowStatistics(Value tid, Value bm0, Value rowTile, Value rowSums) {
+    const TensorCoreEpilogue &ep = mm.epilogue;
+    Type f32 = b.getF32Type();
+    auto vector1 = VectorType::get({1}, f32);
+    forEachSlot(tid, cfg.blockM, [&](Value r) {
+      Value row = add(bm0, r);
+      auto rowBody = [&] {
+        Value epRow = epilogueRow(row);
+        // The maximum starts where the softmax's decomposition starts it:
+        // at maxnumf's identity, NaN.
+        Value nan = arith::ConstantOp::create(
+            b, loc,
+            b.getF32FloatAttr(std::numeric_limits<float>::quiet_NaN()));
+        Value max = forColumns(nan, [&](Value col, Value max) {
+          Value x = memref::LoadOp::create(b, loc, rowTile, ValueRange{r, col});
+          Value v = ep.applyBeforeSoftmax(
+              b, loc, vector::FromElementsOp::create(b, loc, vector1, x), epRow,
+              col);
+          Value y = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{0});
+          memref::StoreOp::create(b, loc, y, rowTile, ValueRange{r, col});
+          return arith::MaxNumFOp::create(b, loc, max, y).getResult();
+        });
+        Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+        Value sum = forColumns(zero, [&](Value col, Value sum) {
+          Value x = memref::LoadOp::create(b, loc, rowTile, ValueRange{r, col});
+          Value e = math::ExpOp::create(
+              b, loc, arith::SubFOp::create(b, loc, x, max));
+          memref::StoreOp::create(b, loc, e, rowTile, ValueRange{r, col});
+          return arith::AddFOp::create(b, loc, sum, e).getResult();
+        });
+        memref::StoreOp::create(b, loc, sum, rowSums, ValueRange{r});
+      };
+      if (raggedM())
+        ifBelow(row, mm.m, rowBody);
+      else
+        rowBody();
+    });
+  }
+
+  /// Last step, thread `tid`'s pairs of columns (single columns for an odd
+  /// N) in row-major order over the block's rows below M: exp / sum, put
+  /// through the epilogue's stages after the softmax and stored. Adjacent
+  /// threads take adjacent columns: coalesced stores.
+  void emitNormalizedRows(Value tid, Value bm0, Value rowTile,
+                          Value rowSums) {
+    const TensorCoreEpilogue &ep = mm.epilogue;
+    int64_t width = mm.n % 2 ? 1 : 2;
+    int64_t chunks = mm.n / width;
+    auto type = VectorType::get({width}, b.getF32Type());
+    forEachSlot(tid, cfg.blockM * chunks, [&](Value slot) {
+      Value r = div(slot, chunks);
+      Value col = mul(rem(slot, chunks), width);
+      Value row = add(bm0, r);
+      auto rowBody = [&] {
+        Value e = vector::LoadOp::create(b, loc, type, rowTile,
+                                         ValueRange{r, col},
+                                         /*nontemporal=*/false,
+                                         copyAlignment(width * 4));
+        Value sum = memref::LoadOp::create(b, loc, rowSums, ValueRange{r});
+        Value normalized = arith::DivFOp::create(
+            b, loc, e, vector::BroadcastOp::create(b, loc, type, sum));
+        ep.applyAfterSoftmax(b, loc, normalized, epilogueRow(row), col);
+      };
+      if (raggedM())
+        ifBelow(row, mm.m, rowBody);
+      else
+        rowBody();
+    });
+  }
+
   /// `row` of the bound batch's slice as a row of the epilogue's space.
   Value epilogueRow(Value row) {
     return batchRow0 ? add(row, batchRow0) : row;
@@ -593,6 +695,45 @@ public:
   bool storesElements() const { return raggedM() || mm.n % kMmaN; }
 
 private:
+  /// Calls `body` with slots tid, tid + threads, ... below `count`, in an
+  /// scf.for over the rounds (guarded when the threads do not divide
+  /// `count`).
+  void forEachSlot(Value tid, int64_t count,
+                   llvm::function_ref<void(Value)> body) {
+    int64_t threads = numThreads();
+    scf::ForOp::create(
+        b, loc, cst(0), cst(llvm::divideCeil(count, threads)), cst(1),
+        ValueRange{},
+        [&](OpBuilder &nested, Location, Value round, ValueRange) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nested.getInsertionBlock(),
+                              nested.getInsertionPoint());
+          AffineExpr s0, s1;
+          bindSymbols(b.getContext(), s0, s1);
+          Value slot = apply(s0 * threads + s1, {round, tid});
+          if (count % threads)
+            ifBelow(slot, count, [&] { body(slot); });
+          else
+            body(slot);
+          scf::YieldOp::create(b, loc);
+        });
+  }
+
+  /// An scf.for over the columns 0 .. N-1 carrying one f32 value from
+  /// `init`: `body(col, value)` returns the next value.
+  Value forColumns(Value init,
+                   llvm::function_ref<Value(Value, Value)> body) {
+    auto loop = scf::ForOp::create(
+        b, loc, cst(0), cst(mm.n), cst(1), ValueRange{init},
+        [&](OpBuilder &nested, Location, Value col, ValueRange carried) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nested.getInsertionBlock(),
+                              nested.getInsertionPoint());
+          scf::YieldOp::create(b, loc, body(col, carried.front()));
+        });
+    return loop.getResult(0);
+  }
+
   /// Emits `body` under `scf.if index < bound`.
   void ifBelow(Value index, int64_t bound, llvm::function_ref<void()> body) {
     Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
@@ -968,7 +1109,8 @@ private:
 
 /// The matmuls this path handles; the rest keep the generic path.
 static FailureOr<TensorCoreMatmul> matchTensorCoreMatmul(linalg::MatmulOp op,
-                                                        bool allowTF32) {
+                                                        bool allowTF32,
+                                                        bool rowSoftmax) {
   if (!op.hasPureBufferSemantics())
     return failure();
   if (op.hasUserDefinedMaps()) {
@@ -1007,14 +1149,15 @@ static FailureOr<TensorCoreMatmul> matchTensorCoreMatmul(linalg::MatmulOp op,
   int64_t granule = copyElements(mm.elementBytes());
   mm.aElementCopies = mm.k % granule != 0;
   mm.bElementCopies = mm.n % granule != 0;
-  mm.epilogue = matchTensorCoreEpilogue(op, c, {{0}, {1}});
+  mm.epilogue = matchTensorCoreEpilogue(op, c, {{0}, {1}}, rowSoftmax);
   return mm;
 }
 
 /// A convolution the kernel runs as an implicit GEMM; `b` and `c` are still
 /// the filter and output buffers until buildImplicitGemmViews replaces them.
 static FailureOr<TensorCoreMatmul> matchTensorCoreConv(linalg::LinalgOp op,
-                                                      bool allowTF32) {
+                                                      bool allowTF32,
+                                                      bool rowSoftmax) {
   FailureOr<ImplicitGemmConv> conv = matchImplicitGemmConv(op, allowTF32);
   if (failed(conv))
     return failure();
@@ -1034,14 +1177,16 @@ static FailureOr<TensorCoreMatmul> matchTensorCoreConv(linalg::LinalgOp op,
   mm.bElementCopies = (mm.bTransposed ? mm.k : mm.n) % granule != 0;
   mm.conv = *conv;
   // The consumers iterate over (n, oh, ow, f): rows (n, oh, ow), columns f.
-  mm.epilogue = matchTensorCoreEpilogue(op, conv->output, {{0, 1, 2}, {3}});
+  mm.epilogue = matchTensorCoreEpilogue(op, conv->output, {{0, 1, 2}, {3}},
+                                        rowSoftmax);
   return mm;
 }
 
 /// A linalg.generic contraction that is a GEMM on collapsed views of its
 /// buffers (see TensorCoreContraction.h).
 static FailureOr<TensorCoreMatmul>
-matchTensorCoreContraction(linalg::GenericOp op, bool allowTF32) {
+matchTensorCoreContraction(linalg::GenericOp op, bool allowTF32,
+                           bool rowSoftmax) {
   FailureOr<CollapsibleGemm> gemm = matchCollapsibleGemm(op, allowTF32);
   if (failed(gemm))
     return failure();
@@ -1055,7 +1200,8 @@ matchTensorCoreContraction(linalg::GenericOp op, bool allowTF32) {
   // The consumers iterate over C's dimensions: rows the M group, columns
   // the N group.
   if (mm.batch == 1) {
-    mm.epilogue = matchTensorCoreEpilogue(op, gemm->c, gemm->cView.groups);
+    mm.epilogue = matchTensorCoreEpilogue(op, gemm->c, gemm->cView.groups,
+                                          rowSoftmax);
     return mm;
   }
   // C's N dimensions come last; all others are rows here: with the batch
@@ -1069,7 +1215,7 @@ matchTensorCoreContraction(linalg::GenericOp op, bool allowTF32) {
   for (int64_t i = 0; i < rank; ++i)
     (i < rank - numN ? rows : cols).push_back(i);
   TensorCoreEpilogue epilogue =
-      matchTensorCoreEpilogue(op, gemm->c, {rows, cols});
+      matchTensorCoreEpilogue(op, gemm->c, {rows, cols}, rowSoftmax);
   bool batchesAreRows = gemm->cView.isIdentityPermutation() &&
                         gemm->cView.groups.size() == 3;
   if (batchesAreRows || !epilogue.hasStages())
@@ -1077,7 +1223,23 @@ matchTensorCoreContraction(linalg::GenericOp op, bool allowTF32) {
   return mm;
 }
 
+/// The views of the whole-rows epilogue's shared memory in `buffer` (i8,
+/// the stages' bytes): the row tile at byte 0, the row sums after it.
+static std::pair<Value, Value> rowTileViews(KernelBuilder &kb, OpBuilder &b,
+                                            Location loc, Value buffer) {
+  auto space = cast<MemRefType>(buffer.getType()).getMemorySpace();
+  MemRefType tileType = kb.rowTileType(space);
+  auto view = [&](int64_t offset, MemRefType type) -> Value {
+    return memref::ViewOp::create(b, loc, type, buffer, kb.cst(offset),
+                                  ValueRange{});
+  };
+  return {view(0, tileType),
+          view(tileType.getNumElements() * 4, kb.rowSumsType(space))};
+}
+
 /// The kernel as a gpu.launch (shared tiles as workgroup attributions).
+/// With a softmax in the epilogue it ends with the accumulators in the row
+/// tile, in the shared-memory bytes `rowBuffer`, for emitWholeRowsEpilogue.
 ///
 /// The K loop is a software pipeline of S = cfg.stages shared-memory stages,
 /// step k (K offset k0 = k * BK) living in stage k mod S:
@@ -1123,7 +1285,8 @@ matchTensorCoreContraction(linalg::GenericOp op, bool allowTF32) {
 static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
                                     const TensorCoreMatmul &mm,
                                     const MatmulTileConfig &cfg,
-                                    const TensorCoreISA &isa, bool toNVGPU) {
+                                    const TensorCoreISA &isa, bool toNVGPU,
+                                    Value *rowBuffer) {
   bool asyncCopies = toNVGPU && isa.asyncCopies;
   KernelBuilder kb(b, loc, mm, cfg, isa);
   kb.asyncCopies = asyncCopies;
@@ -1141,10 +1304,14 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
   bool bf16AsF16 = toNVGPU && mm.elementType.isBF16();
   // Past 48 KiB the tiles are views of dynamic shared memory (A at byte 0,
   // B after it; both sizes are multiples of 16 bytes), the launch says how
-  // much, and the runtime opts the kernel in to it.
+  // much, and the runtime opts the kernel in to it. A whole-rows epilogue's
+  // row tile reuses the same bytes after the K loop (one byte buffer).
   int64_t bytesA = typeA.getNumElements() * kb.elementBytes();
   int64_t bytesB = typeB.getNumElements() * kb.elementBytes();
+  int64_t kernelBytes = cfg.kernelSharedBytes(kb.elementBytes());
   bool dynamicShared = cfg.needsDynamicSharedMemory(kb.elementBytes());
+  bool wholeRows = bool(mm.epilogue.softmax);
+  assert(wholeRows == cfg.wholeRows && "tiles chosen for another epilogue");
   auto bytes = [&](int64_t size) {
     return MemRefType::get({size}, b.getI8Type(),
                            MemRefLayoutAttrInterface(), shared);
@@ -1152,13 +1319,15 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
   SmallVector<Type> attributions = {typeA, typeB};
   if (dynamicShared)
     attributions.clear();
+  else if (wholeRows)
+    attributions = {bytes(kernelBytes)};
   else if (bf16AsF16)
     attributions = {bytes(bytesA), bytes(bytesB)};
   Value one = kb.cst(1);
   Value dynamicSharedBytes;
   if (dynamicShared)
     dynamicSharedBytes = arith::ConstantIntOp::create(
-        b, loc, b.getI32Type(), bytesA + bytesB);
+        b, loc, b.getI32Type(), kernelBytes);
   auto launch = gpu::LaunchOp::create(
       b, loc, kb.cst(kb.blockCols()), kb.cst(kb.blockRows()),
       kb.cst(mm.batch), kb.cst(kb.numThreads()), one, one, dynamicSharedBytes,
@@ -1167,8 +1336,8 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
   b.setInsertionPointToStart(&launch.getBody().front());
   if (mm.batch > 1)
     kb.bindBatch(launch.getBlockIds().z);
-  Value sA, sB, fragA, fragB;
-  if (!dynamicShared && !bf16AsF16) {
+  Value sA, sB, fragA, fragB, rowTile, rowSums;
+  if (!dynamicShared && !bf16AsF16 && !wholeRows) {
     sA = fragA = launch.getWorkgroupAttributions()[0];
     sB = fragB = launch.getWorkgroupAttributions()[1];
   } else {
@@ -1178,6 +1347,9 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
       bufferA = bufferB = gpu::DynamicSharedMemoryOp::create(
           b, loc, MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                                   MemRefLayoutAttrInterface(), shared));
+      offsetB = kb.cst(bytesA);
+    } else if (wholeRows) {
+      bufferA = bufferB = launch.getWorkgroupAttributions()[0];
       offsetB = kb.cst(bytesA);
     } else {
       bufferA = launch.getWorkgroupAttributions()[0];
@@ -1189,6 +1361,10 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
     };
     sA = fragA = view(bufferA, offsetA, typeA);
     sB = fragB = view(bufferB, offsetB, typeB);
+    if (wholeRows) {
+      std::tie(rowTile, rowSums) = rowTileViews(kb, b, loc, bufferA);
+      *rowBuffer = bufferA;
+    }
     if (bf16AsF16) {
       Type f16 = b.getF16Type();
       fragA = view(bufferA, offsetA, kb.sharedTypeA(shared, f16));
@@ -1301,11 +1477,42 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
           scf::YieldOp::create(b, loc, next);
         });
   }
-  kb.storeAccumulators(
-      llvm::to_vector_of<Value>(loop.getResults().take_front(accs.size())),
-      row0, col0);
+  SmallVector<Value> results =
+      llvm::to_vector_of<Value>(loop.getResults().take_front(accs.size()));
+  if (wholeRows) {
+    // The row tile overwrites the tiles the last K step's fragments were
+    // read from (its copies are complete: no later step has any).
+    gpu::BarrierOp::create(b, loc);
+    kb.storeToRowTile(results, wm0, wn0, rowTile);
+    gpu::BarrierOp::create(b, loc);
+  } else {
+    kb.storeAccumulators(results, row0, col0);
+  }
   gpu::TerminatorOp::create(b, loc);
   return launch;
+}
+
+/// The rest of the GPU kernel's whole-rows epilogue, after the nvgpu
+/// conversion (which would take its scalar arith ops for fragment ops):
+/// each thread's rows, a barrier, each thread's columns.
+static void emitWholeRowsEpilogue(gpu::LaunchOp launch,
+                                  const TensorCoreMatmul &mm,
+                                  const MatmulTileConfig &cfg,
+                                  const TensorCoreISA &isa, Value rowBuffer) {
+  // Built anew: the conversion's greedy driver erased what had no user yet.
+  OpBuilder b(launch.getBody().back().getTerminator());
+  Location loc = launch.getLoc();
+  KernelBuilder kb(b, loc, mm, cfg, isa);
+  kb.nvgpuForm = true;
+  kb.alignCopies = true;
+  if (mm.batch > 1)
+    kb.bindBatchRows(launch.getBlockIds().z);
+  auto [rowTile, rowSums] = rowTileViews(kb, b, loc, rowBuffer);
+  Value tid = launch.getThreadIds().x;
+  Value bm0 = kb.mul(launch.getBlockIds().y, cfg.blockM);
+  kb.emitRowStatistics(tid, bm0, rowTile, rowSums);
+  gpu::BarrierOp::create(b, loc);
+  kb.emitNormalizedRows(tid, bm0, rowTile, rowSums);
 }
 
 /// The same kernel as sequential loops: blocks, then per K step every
@@ -1332,6 +1539,11 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
   if (kb.storesElements())
     kb.fragmentScratch = memref::AllocOp::create(
         b, loc, MemRefType::get({kMmaM, kMmaN}, mm.accumulatorType()));
+  Value rowTile, rowSums;
+  if (mm.epilogue.softmax) {
+    rowTile = memref::AllocOp::create(b, loc, kb.rowTileType(Attribute()));
+    rowSums = memref::AllocOp::create(b, loc, kb.rowSumsType(Attribute()));
+  }
   Value c0 = kb.cst(0), c1 = kb.cst(1);
   int64_t warps = cfg.numWarps(), frags = kb.fragsPerWarp();
   auto blockLoops = [&](OpBuilder &, Location, Value by, ValueRange) {
@@ -1403,10 +1615,34 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
                   copyNextStep();
                 scf::YieldOp::create(b, loc, next);
               });
-          for (int64_t w = 0; w < warps; ++w)
-            kb.storeAccumulators(
-                llvm::to_vector_of<Value>(loop.getResults().slice(w * frags, frags)),
-                kb.add(bm0, origins[w].first), kb.add(bn0, origins[w].second));
+          for (int64_t w = 0; w < warps; ++w) {
+            auto results = llvm::to_vector_of<Value>(
+                loop.getResults().slice(w * frags, frags));
+            if (rowTile)
+              kb.storeToRowTile(results, origins[w].first, origins[w].second,
+                                rowTile);
+            else
+              kb.storeAccumulators(results, kb.add(bm0, origins[w].first),
+                                   kb.add(bn0, origins[w].second));
+          }
+          // The GPU's barriers: every thread's rows, then every thread's
+          // columns.
+          auto eachThread = [&](llvm::function_ref<void(Value)> body) {
+            scf::ForOp::create(
+                b, loc, c0, kb.cst(kb.numThreads()), c1, ValueRange{},
+                [&](OpBuilder &, Location, Value tid, ValueRange) {
+                  body(tid);
+                  scf::YieldOp::create(b, loc);
+                });
+          };
+          if (rowTile) {
+            eachThread([&](Value tid) {
+              kb.emitRowStatistics(tid, bm0, rowTile, rowSums);
+            });
+            eachThread([&](Value tid) {
+              kb.emitNormalizedRows(tid, bm0, rowTile, rowSums);
+            });
+          }
           scf::YieldOp::create(b, loc);
         });
     scf::YieldOp::create(b, loc);
@@ -1431,6 +1667,10 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
   memref::DeallocOp::create(b, loc, sB);
   if (kb.fragmentScratch)
     memref::DeallocOp::create(b, loc, kb.fragmentScratch);
+  if (rowTile) {
+    memref::DeallocOp::create(b, loc, rowTile);
+    memref::DeallocOp::create(b, loc, rowSums);
+  }
 }
 
 /// Whether `base` is C or a batched GEMM's slice of it (a subview).
@@ -1569,12 +1809,17 @@ struct GPUTensorCoreMatmulPass
       auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation());
       auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
       bool tf32 = allowTF32 || op->hasAttr(kTF32Attr);
-      FailureOr<TensorCoreMatmul> mm =
-          matmul    ? matchTensorCoreMatmul(matmul, tf32)
-          : generic ? matchTensorCoreContraction(generic, tf32)
-                    : matchTensorCoreConv(op, tf32);
+      auto match = [&](bool rowSoftmax) {
+        return matmul    ? matchTensorCoreMatmul(matmul, tf32, rowSoftmax)
+               : generic ? matchTensorCoreContraction(generic, tf32, rowSoftmax)
+                         : matchTensorCoreConv(op, tf32, rowSoftmax);
+      };
+      FailureOr<TensorCoreMatmul> mm = match(fuseEpilogue && fuseSoftmax);
       if (failed(mm))
         continue;
+      // A softmax over the rows needs f32 accumulators in the row tile.
+      if (mm->epilogue.softmax && mm->isInt8())
+        mm = match(false);
       if (!mmaISA->takesOperandType(mm->elementType)) {
         LLVM_DEBUG(llvm::dbgs() << "no " << mm->elementType << " mma.sync on "
                                 << target->chip << ": generic path\n");
@@ -1593,6 +1838,16 @@ struct GPUTensorCoreMatmulPass
       if (failed(tileConfig(op, *mm, *mmaISA, raggedMAllowed, raggedNAllowed,
                             cfg)))
         return signalPassFailure();
+      if (!cfg && mm->epilogue.softmax) {
+        // No block covers whole rows (N > 128): the softmax stays apart.
+        LLVM_DEBUG(llvm::dbgs() << "no tiles cover rows of " << mm->n
+                                << ": softmax not fused\n");
+        mm = match(false);
+        raggedMAllowed = raggedNAllowed = fuseEpilogue && mm->epilogue.init;
+        if (failed(tileConfig(op, *mm, *mmaISA, raggedMAllowed,
+                              raggedNAllowed, cfg)))
+          return signalPassFailure();
+      }
       if (!cfg) {
         LLVM_DEBUG(llvm::dbgs() << "no tiles divide " << mm->m << "x" << mm->n
                                 << "x" << mm->k << ": generic path\n");
@@ -1634,10 +1889,13 @@ struct GPUTensorCoreMatmulPass
       if (emulateOnCPU) {
         buildCPUEmulation(b, op.getLoc(), *mm, *cfg, *mmaISA);
       } else {
-        gpu::LaunchOp launch =
-            buildGPUKernel(b, op.getLoc(), *mm, *cfg, *mmaISA, toNVGPU);
+        Value rowBuffer;
+        gpu::LaunchOp launch = buildGPUKernel(b, op.getLoc(), *mm, *cfg,
+                                              *mmaISA, toNVGPU, &rowBuffer);
         if (toNVGPU && failed(lowerKernelToNVGPU(launch)))
           return signalPassFailure();
+        if (mm->epilogue.softmax)
+          emitWholeRowsEpilogue(launch, *mm, *cfg, *mmaISA, rowBuffer);
         int64_t raggedM = mm->m % cfg->blockM ? mm->m : 0;
         int64_t raggedN = mm->n % cfg->blockN ? mm->n : 0;
         if (toNVGPU && (raggedM || raggedN))
@@ -1708,6 +1966,7 @@ struct GPUTensorCoreMatmulPass
       MatmulTileProblem problem{mm.m, mm.n, mm.k, elementBytes,
                                 mm.stagesBAsNK()};
       problem.batch = mm.batch;
+      problem.wholeRows = bool(mm.epilogue.softmax);
       problem.raggedM = raggedMAllowed;
       problem.raggedN = raggedNAllowed;
       // A ragged N's stores are guarded element by element.
@@ -1724,6 +1983,7 @@ struct GPUTensorCoreMatmulPass
     MatmulTileConfig cfg;
     cfg.sharedPad = kSharedPadBytes / elementBytes;
     cfg.stagesBAsNK = mm.stagesBAsNK();
+    cfg.wholeRows = bool(mm.epilogue.softmax);
     cfg.blockM = tiles[0];
     cfg.blockN = tiles[1];
     cfg.blockK = tiles[2];
@@ -1750,6 +2010,12 @@ struct GPUTensorCoreMatmulPass
     // Fixed tiles may use all the shared memory a block can opt in to;
     // the heuristic's stages prefer the two-blocks-per-SM budget.
     int64_t blockLimit = maxSharedMemoryPerBlock(target);
+    // Tiles that do not cover whole rows leave the softmax apart.
+    if (cfg.wholeRows &&
+        (cfg.blockN < mm.n || cfg.rowTileBytes() > blockLimit)) {
+      result = std::nullopt;
+      return success();
+    }
     cfg.stages = forcedStages;
     if (!cfg.stages)
       cfg.stages =

@@ -75,8 +75,9 @@ namespace {
 class EpilogueMatcher {
 public:
   EpilogueMatcher(linalg::LinalgOp producer, Value product,
-                  ArrayRef<ReassociationIndices> gemmDims)
-      : matmul(producer), c(product), gemmDims(gemmDims) {}
+                  ArrayRef<ReassociationIndices> gemmDims, bool rowSoftmax)
+      : matmul(producer), c(product), gemmDims(gemmDims),
+        rowSoftmax(rowSoftmax) {}
 
   TensorCoreEpilogue run();
 
@@ -84,20 +85,25 @@ private:
   void matchInit();
   FailureOr<AffineMap> accept(linalg::GenericOp stage,
                               ArrayRef<linalg::GenericOp> stages,
-                              AffineMap currentMap);
+                              Value current, AffineMap currentMap);
+  bool acceptSoftmax(linalg::SoftmaxOp softmax,
+                     ArrayRef<linalg::GenericOp> stages, Value current,
+                     AffineMap currentMap);
   FailureOr<AffineMap> isFusable(linalg::GenericOp stage, Value current,
                                  AffineMap currentMap);
   FailureOr<EpilogueOperand> gemmView(Value v, AffineMap map,
                                       bool partialRows = false);
-  bool canMoveAcross(ArrayRef<linalg::GenericOp> stages);
+  bool canMoveAcross(ArrayRef<linalg::GenericOp> stages, Operation *last);
   SmallVector<Operation *> chainOps(ArrayRef<linalg::GenericOp> stages);
   SmallVector<bool> storedOutputs(ArrayRef<linalg::GenericOp> stages);
+  bool storesSoftmaxOutput(ArrayRef<linalg::GenericOp> stages);
   bool computeStoreProduct(ArrayRef<linalg::GenericOp> stages);
   SmallVector<Value> deadBuffers(ArrayRef<linalg::GenericOp> stages);
   BufferAccess accessOf(Operation *op, Value buffer) {
     return buffers.accessOf(op, buffer);
   }
   bool onlyUsedBy(Value buffer, ArrayRef<Operation *> ops);
+  bool privateTo(Value buffer, ArrayRef<Operation *> ops);
   bool mayAlias(Value x, Value y) { return buffers.mayAlias(x, y); }
 
   /// The GEMM (matmul or convolution).
@@ -106,6 +112,8 @@ private:
   Value c;
   /// C's dimensions grouped into the GEMM's rows and columns.
   SmallVector<ReassociationIndices> gemmDims;
+  /// Whether the chain may go on through a softmax over the columns.
+  bool rowSoftmax;
   /// The fill C's init folds from, if any.
   linalg::FillOp fill;
   BufferAccessAnalysis buffers;
@@ -122,6 +130,29 @@ bool EpilogueMatcher::onlyUsedBy(Value buffer, ArrayRef<Operation *> ops) {
   return llvm::all_of(buffer.getUsers(), [&](Operation *user) {
     return isDealloc(user) || llvm::is_contained(ops, user);
   });
+}
+
+/// The local buffer `v` reshapes (a batched GEMM's C expanded to its
+/// consumers' rank), when the reshape is all that uses it besides its
+/// deallocation; null otherwise.
+static Value reshapedLocalBuffer(Value v) {
+  Operation *view = v.getDefiningOp();
+  if (!isa_and_nonnull<memref::ExpandShapeOp, memref::CollapseShapeOp>(view))
+    return nullptr;
+  Value base = view->getOperand(0);
+  if (!isLocalBuffer(base) ||
+      !llvm::all_of(base.getUsers(), [&](Operation *user) {
+        return user == view || isDealloc(user);
+      }))
+    return nullptr;
+  return base;
+}
+
+/// Whether nobody but `ops` uses `buffer`: a local buffer, or the reshape
+/// of one (reshapedLocalBuffer), used by `ops` and deallocations only.
+bool EpilogueMatcher::privateTo(Value buffer, ArrayRef<Operation *> ops) {
+  return (isLocalBuffer(buffer) || reshapedLocalBuffer(buffer)) &&
+         onlyUsedBy(buffer, ops);
 }
 
 /// C's init: a fill of a constant, with nothing writing C in between.
@@ -350,40 +381,56 @@ EpilogueMatcher::chainOps(ArrayRef<linalg::GenericOp> stages) {
   SmallVector<Operation *> ops = {matmul};
   if (fill)
     ops.push_back(fill);
+  if (ep.softmax)
+    ops.push_back(ep.softmax);
   llvm::append_range(ops, stages);
   return ops;
 }
 
-/// Per stage, whether the kernel stores its output: the last one's, and an
-/// earlier one's that is read after the chain (or is not a local buffer)
-/// unless the next stage overwrites it in place.
+/// Per stage, whether the kernel stores its output: the chain's last one
+/// (the softmax may come after the last stage), and an earlier one's that
+/// is read after the chain (or is not a local buffer) unless the next stage
+/// overwrites it in place.
 SmallVector<bool>
 EpilogueMatcher::storedOutputs(ArrayRef<linalg::GenericOp> stages) {
   SmallVector<Operation *> chain = chainOps(stages);
   SmallVector<bool> stored;
   for (auto [i, stage] : llvm::enumerate(stages)) {
     Value out = outputOf(stage);
-    if (i + 1 == stages.size()) {
+    bool beforeSoftmax = ep.softmax && i + 1 == ep.softmaxAt;
+    if (i + 1 == stages.size() && !beforeSoftmax) {
       stored.push_back(true);
       continue;
     }
-    bool overwritten = outputOf(stages[i + 1]) == out;
+    bool overwritten = !beforeSoftmax && outputOf(stages[i + 1]) == out;
     stored.push_back(!overwritten &&
                      (!isLocalBuffer(out) || !onlyUsedBy(out, chain)));
   }
   return stored;
 }
 
+/// Whether the kernel stores the softmax's output: when it ends the chain,
+/// or is read after it (or is not a local buffer) and the first stage after
+/// it does not overwrite it in place.
+bool EpilogueMatcher::storesSoftmaxOutput(ArrayRef<linalg::GenericOp> stages) {
+  Value out = ep.softmax.getOutput();
+  if (ep.softmaxAt == stages.size())
+    return true;
+  if (outputOf(stages[ep.softmaxAt]) == out)
+    return false;
+  return !isLocalBuffer(out) || !onlyUsedBy(out, chainOps(stages));
+}
+
 /// Whether the kernel still stores the plain product to C: unless C is a
 /// local buffer that only the matmul, its fill and the stages use, or a
 /// stage writes C in place (that stage stores C's value, if anyone).
 bool EpilogueMatcher::computeStoreProduct(ArrayRef<linalg::GenericOp> stages) {
-  if (stages.empty())
+  if (stages.empty() && !ep.softmax)
     return true;
   if (llvm::any_of(stages,
                    [&](linalg::GenericOp s) { return outputOf(s) == c; }))
     return false;
-  return !isLocalBuffer(c) || !onlyUsedBy(c, chainOps(stages));
+  return !privateTo(c, chainOps(stages));
 }
 
 /// The buffers nobody writes any more once `stages` are fused: the outputs
@@ -392,7 +439,7 @@ bool EpilogueMatcher::computeStoreProduct(ArrayRef<linalg::GenericOp> stages) {
 /// fill folded into the accumulators).
 SmallVector<Value>
 EpilogueMatcher::deadBuffers(ArrayRef<linalg::GenericOp> stages) {
-  if (stages.empty())
+  if (stages.empty() && !ep.softmax)
     return {};
   SmallVector<bool> stored = storedOutputs(stages);
   SmallVector<Value> written, kept;
@@ -402,6 +449,9 @@ EpilogueMatcher::deadBuffers(ArrayRef<linalg::GenericOp> stages) {
     kept.push_back(c);
   for (auto [stage, isStored] : llvm::zip_equal(stages, stored))
     (isStored ? kept : written).push_back(outputOf(stage));
+  if (ep.softmax)
+    (storesSoftmaxOutput(stages) ? kept : written)
+        .push_back(ep.softmax.getOutput());
   SmallVector<Value> dead;
   for (Value v : written)
     if (!llvm::is_contained(kept, v) && !llvm::is_contained(dead, v))
@@ -409,13 +459,17 @@ EpilogueMatcher::deadBuffers(ArrayRef<linalg::GenericOp> stages) {
   return dead;
 }
 
-/// Whether the kernel, which computes the matmul and `stages` at the last
-/// stage, sees the same memory there: nothing in between touches C or a
-/// stage's output, or writes A, B or a stage's other operands (deallocs of
-/// the buffers that go away are erased with them).
-bool EpilogueMatcher::canMoveAcross(ArrayRef<linalg::GenericOp> stages) {
+/// Whether the kernel, which computes the matmul and `stages` at `last`
+/// (the chain's last op), sees the same memory there: nothing in between
+/// touches C, a stage's or the softmax's output, or writes A, B or a
+/// stage's other operands (deallocs of the buffers that go away are erased
+/// with them).
+bool EpilogueMatcher::canMoveAcross(ArrayRef<linalg::GenericOp> stages,
+                                    Operation *last) {
   SmallVector<Value> touched = {c}, readOnly = {matmul.getDpsInputs()[0],
                                                 matmul.getDpsInputs()[1]};
+  if (ep.softmax)
+    touched.push_back(ep.softmax.getOutput());
   for (linalg::GenericOp stage : stages) {
     touched.push_back(outputOf(stage));
     for (Value input : stage.getDpsInputs())
@@ -423,9 +477,9 @@ bool EpilogueMatcher::canMoveAcross(ArrayRef<linalg::GenericOp> stages) {
         readOnly.push_back(input);
   }
   SmallVector<Value> dead = deadBuffers(stages);
-  for (Operation *op = matmul->getNextNode(); op != stages.back();
+  for (Operation *op = matmul->getNextNode(); op != last;
        op = op->getNextNode()) {
-    if (llvm::is_contained(stages, op))
+    if (llvm::is_contained(stages, op) || op == ep.softmax)
       continue;
     if (isDealloc(op) && llvm::any_of(op->getOperands(), [&](Value v) {
           return llvm::is_contained(dead, v);
@@ -451,8 +505,8 @@ bool EpilogueMatcher::canMoveAcross(ArrayRef<linalg::GenericOp> stages) {
 
 FailureOr<AffineMap> EpilogueMatcher::accept(linalg::GenericOp stage,
                                              ArrayRef<linalg::GenericOp> stages,
+                                             Value current,
                                              AffineMap currentMap) {
-  Value current = stages.empty() ? c : outputOf(stages.back());
   FailureOr<AffineMap> written = isFusable(stage, current, currentMap);
   if (failed(written))
     return failure();
@@ -460,6 +514,8 @@ FailureOr<AffineMap> EpilogueMatcher::accept(linalg::GenericOp stage,
   // read them only as the chain's current value (C may not even be stored,
   // and another element of it may be another block's).
   SmallVector<Value> computed = {c};
+  if (ep.softmax)
+    computed.push_back(ep.softmax.getOutput());
   for (linalg::GenericOp s : stages)
     computed.push_back(outputOf(s));
   for (Value v : stage.getDpsInputs())
@@ -477,6 +533,8 @@ FailureOr<AffineMap> EpilogueMatcher::accept(linalg::GenericOp stage,
   if (out != current) {
     SmallVector<Value> others = {matmul.getDpsInputs()[0],
                                  matmul.getDpsInputs()[1], c};
+    if (ep.softmax)
+      others.push_back(ep.softmax.getOutput());
     for (linalg::GenericOp s : stages) {
       others.push_back(outputOf(s));
       llvm::append_range(others, s.getDpsInputs());
@@ -488,9 +546,65 @@ FailureOr<AffineMap> EpilogueMatcher::accept(linalg::GenericOp stage,
         return failure();
       }
   }
-  if (!canMoveAcross(tentative))
+  if (!canMoveAcross(tentative, stage))
     return failure();
   return written;
+}
+
+/// A softmax on `current` (C or the last stage's output, written at
+/// `currentMap`) over the GEMM's columns, for the kernel to apply to whole
+/// rows of its block (see TensorCoreEpilogue::softmax). Records it in `ep`.
+bool EpilogueMatcher::acceptSoftmax(linalg::SoftmaxOp softmax,
+                                    ArrayRef<linalg::GenericOp> stages,
+                                    Value current, AffineMap currentMap) {
+  auto reject = [&](const Twine &why) {
+    LLVM_DEBUG(llvm::dbgs()
+               << "softmax not fused (" << why << "): " << softmax << "\n");
+    ep.softmax = nullptr;
+    return false;
+  };
+  auto cType = cast<MemRefType>(c.getType());
+  int64_t rank = cType.getRank();
+  if (!softmax.hasPureBufferSemantics() || softmax.getInput() != current)
+    return reject("not on buffers, or not on the chain's current value");
+  if (!currentMap.isIdentity())
+    return reject("the chain wrote its input in another order");
+  if (int64_t(softmax.getDimension()) != rank - 1 ||
+      gemmDims.back() != ReassociationIndices{rank - 1})
+    return reject("not over the GEMM's columns");
+  Value out = softmax.getOutput();
+  auto outType = dyn_cast<MemRefType>(out.getType());
+  auto inType = cast<MemRefType>(current.getType());
+  if (!outType || !outType.getLayout().isIdentity() ||
+      outType.getShape() != cType.getShape() ||
+      !outType.getElementType().isF32() || !inType.getElementType().isF32())
+    return reject("not an f32 identity-layout buffer of the product's shape");
+  // Every block writes its rows while others still read A, B and the
+  // stages' operands.
+  SmallVector<Value> others = {matmul.getDpsInputs()[0],
+                               matmul.getDpsInputs()[1], c, current};
+  for (linalg::GenericOp s : stages) {
+    others.push_back(outputOf(s));
+    llvm::append_range(others, s.getDpsInputs());
+  }
+  for (Value v : others)
+    if (isa<MemRefType>(v.getType()) && mayAlias(v, out))
+      return reject("its output overlaps an operand of the kernel");
+  FailureOr<EpilogueOperand> view =
+      gemmView(out, AffineMap::getMultiDimIdentityMap(rank, c.getContext()));
+  if (failed(view))
+    return reject("its output does not collapse to the M x N view");
+  ep.softmax = softmax;
+  ep.softmaxAt = stages.size();
+  // The kernel keeps the plain product and the softmax's input in shared
+  // memory only.
+  if (computeStoreProduct(stages) ||
+      (!stages.empty() && storedOutputs(stages).back()))
+    return reject("its input or the product is read elsewhere");
+  if (!canMoveAcross(stages, softmax))
+    return reject("the ops in between touch the chain's buffers");
+  ep.softmaxOutput = *view;
+  return true;
 }
 
 TensorCoreEpilogue EpilogueMatcher::run() {
@@ -508,12 +622,20 @@ TensorCoreEpilogue EpilogueMatcher::run() {
     BufferAccess access = accessOf(op, current);
     if (!access.read && !access.write)
       continue;
+    auto softmax = dyn_cast<linalg::SoftmaxOp>(op);
+    if (softmax && rowSoftmax && !ep.softmax &&
+        acceptSoftmax(softmax, stages, current, currentMap)) {
+      current = softmax.getOutput();
+      currentMap = AffineMap::getMultiDimIdentityMap(
+          cast<MemRefType>(c.getType()).getRank(), c.getContext());
+      continue;
+    }
     auto stage = dyn_cast<linalg::GenericOp>(op);
     if (!stage) {
       LLVM_DEBUG(llvm::dbgs() << "epilogue ends at " << op->getName() << "\n");
       break;
     }
-    FailureOr<AffineMap> written = accept(stage, stages, currentMap);
+    FailureOr<AffineMap> written = accept(stage, stages, current, currentMap);
     if (failed(written))
       break;
     stages.push_back(stage);
@@ -522,6 +644,8 @@ TensorCoreEpilogue EpilogueMatcher::run() {
   }
   ep.storeProduct = computeStoreProduct(stages);
   ep.storesOutput = storedOutputs(stages);
+  if (ep.softmax)
+    ep.storesSoftmax = storesSoftmaxOutput(stages);
   // Only the accepted stages' operands (a rejected stage recorded its own),
   // and the outputs of those whose output is stored.
   llvm::DenseMap<OpOperand *, EpilogueOperand> operands;
@@ -544,8 +668,9 @@ TensorCoreEpilogue EpilogueMatcher::run() {
 
 TensorCoreEpilogue
 mlir::opsnn::matchTensorCoreEpilogue(linalg::LinalgOp producer, Value product,
-                                     ArrayRef<ReassociationIndices> gemmDims) {
-  return EpilogueMatcher(producer, product, gemmDims).run();
+                                     ArrayRef<ReassociationIndices> gemmDims,
+                                     bool rowSoftmax) {
+  return EpilogueMatcher(producer, product, gemmDims, rowSoftmax).run();
 }
 
 //===----------------------------------------------------------------------===//
@@ -578,18 +703,26 @@ void TensorCoreEpilogue::buildViews(OpBuilder &b, Location loc) {
   // output read back in place), created in the stages' operand order, not
   // the map's: the IR must not depend on pointer values.
   SmallVector<std::pair<EpilogueOperand, Value>> built;
-  for (linalg::GenericOp stage : stages) {
+  for (auto [i, stage] : llvm::enumerate(stages)) {
+    if (softmax && i == softmaxAt && storesSoftmax &&
+        !softmaxOutput.collapse.empty())
+      buildView(b, loc, softmaxOutput, built);
     for (OpOperand &stageOperand : stage->getOpOperands()) {
       auto entry = operands.find(&stageOperand);
       if (entry != operands.end() && !entry->second.collapse.empty())
         buildView(b, loc, entry->second, built);
     }
   }
+  if (softmax && softmaxAt == stages.size() && storesSoftmax &&
+      !softmaxOutput.collapse.empty())
+    buildView(b, loc, softmaxOutput, built);
 }
 
 Operation *TensorCoreEpilogue::anchor(Operation *matmul) const {
   if (!hasStages())
     return matmul;
+  if (softmax && softmaxAt == stages.size())
+    return softmax;
   linalg::GenericOp last = stages.back();
   return last;
 }
@@ -713,13 +846,18 @@ static void storeOutput(OpBuilder &b, Location loc, const EpilogueOperand &op,
   }
 }
 
-void TensorCoreEpilogue::applyAndStore(OpBuilder &b, Location loc, Value acc,
-                                       Value row, Value col) const {
+/// Applies `stages[begin, end)` of `ep` to `acc`, the elements (row, col +
+/// 0 .. n-1) of `currentBuffer` (the buffer the first of them reads), and
+/// stores the outputs in `storesOutput`; returns the last one's elements.
+static Value applyStages(const TensorCoreEpilogue &ep, OpBuilder &b,
+                         Location loc, Value acc, Value currentBuffer,
+                         Value row, Value col, size_t begin, size_t end) {
   int64_t n = cast<VectorType>(acc.getType()).getDimSize(0);
   auto vectorize = [&](Type t) { return VectorType::get({n}, t); };
-  Value current = acc, currentBuffer = product;
-  for (auto [s, stored] : llvm::zip_equal(stages, storesOutput)) {
-    linalg::GenericOp stage = s;
+  Value current = acc;
+  for (size_t i = begin; i < end; ++i) {
+    linalg::GenericOp stage = ep.stages[i];
+    bool stored = ep.storesOutput[i];
     Block &body = stage.getRegion().front();
     IRMapping mapping;
     for (OpOperand *input : stage.getDpsInputOperands()) {
@@ -728,7 +866,7 @@ void TensorCoreEpilogue::applyAndStore(OpBuilder &b, Location loc, Value acc,
         mapping.map(arg, current);
       else if (!arg.use_empty())
         mapping.map(arg,
-                    loadOperand(b, loc, operands.lookup(input), row, col, n));
+                    loadOperand(b, loc, ep.operands.lookup(input), row, col, n));
     }
     // In place on the previous output: the old value is the product.
     BlockArgument outArg =
@@ -762,9 +900,34 @@ void TensorCoreEpilogue::applyAndStore(OpBuilder &b, Location loc, Value acc,
     current = lookup(body.getTerminator()->getOperand(0));
     currentBuffer = outputOf(stage);
     if (stored)
-      storeOutput(b, loc, operands.lookup(stage.getDpsInitOperand(0)), current,
-                  row, col);
+      storeOutput(b, loc, ep.operands.lookup(stage.getDpsInitOperand(0)),
+                  current, row, col);
   }
+  return current;
+}
+
+void TensorCoreEpilogue::applyAndStore(OpBuilder &b, Location loc, Value acc,
+                                       Value row, Value col) const {
+  assert(!softmax && "the softmax needs whole rows (applyBeforeSoftmax)");
+  applyStages(*this, b, loc, acc, product, row, col, 0, stages.size());
+}
+
+Value TensorCoreEpilogue::applyBeforeSoftmax(OpBuilder &b, Location loc,
+                                             Value acc, Value row,
+                                             Value col) const {
+  assert(softmax && "no softmax");
+  return applyStages(*this, b, loc, acc, product, row, col, 0, softmaxAt);
+}
+
+void TensorCoreEpilogue::applyAfterSoftmax(OpBuilder &b, Location loc,
+                                           Value normalized, Value row,
+                                           Value col) const {
+  assert(softmax && "no softmax");
+  if (storesSoftmax)
+    storeOutput(b, loc, softmaxOutput, normalized, row, col);
+  applyStages(*this, b, loc, normalized,
+              linalg::SoftmaxOp(softmax).getOutput(), row, col,
+              softmaxAt, stages.size());
 }
 
 void TensorCoreEpilogue::applyToFragment(OpBuilder &b, Location loc, Value acc,
@@ -860,6 +1023,8 @@ LogicalResult TensorCoreEpilogue::rewriteProductStore(Operation *store) const {
 void TensorCoreEpilogue::eraseAbsorbed(Operation *producer) const {
   for (linalg::GenericOp stage : llvm::reverse(stages))
     stage.erase();
+  if (softmax)
+    softmax->erase();
   producer->erase();
   if (linalg::FillOp fill = deadFill)
     fill.erase();
@@ -870,6 +1035,14 @@ void TensorCoreEpilogue::eraseAbsorbed(Operation *producer) const {
     for (Operation *user : llvm::make_early_inc_range(buffer.getUsers()))
       if (isa<memref::CollapseShapeOp>(user) && user->use_empty())
         user->erase();
+    // A dead reshape (C of a batched GEMM), then the buffer it reshaped.
+    if (Value base = reshapedLocalBuffer(buffer)) {
+      if (!buffer.use_empty())
+        continue; // Still used: keep it (never expected).
+      alloc->erase();
+      alloc = base.getDefiningOp();
+      buffer = base;
+    }
     if (!llvm::all_of(buffer.getUsers(), isDealloc))
       continue; // Still used: keep it (never expected).
     // An async gpu.dealloc goes only if whoever waits for it can wait for

@@ -73,7 +73,21 @@ struct TensorCoreEpilogue {
   /// the chain's current value, and the outputs the kernel stores.
   llvm::DenseMap<OpOperand *, EpilogueOperand> operands{};
 
-  bool hasStages() const { return !stages.empty(); }
+  /// A softmax over the product's columns between stages [0, softmaxAt)
+  /// and the rest (attention's scores: scaled, masked, normalized over the
+  /// keys, cast to f16). The kernel then covers whole rows in one block
+  /// (MatmulTileConfig::wholeRows): it applies the stages before the
+  /// softmax to the product in an f32 row tile in shared memory, takes
+  /// each row's maximum and sum of exponentials there, and applies the
+  /// stages after it to the normalized rows. Null: none.
+  linalg::SoftmaxOp softmax;
+  size_t softmaxAt = 0;
+  /// Whether the kernel stores the softmax's output (the chain's last, or
+  /// read after it), through `softmaxOutput`, its M x N view.
+  bool storesSoftmax = false;
+  EpilogueOperand softmaxOutput;
+
+  bool hasStages() const { return !stages.empty() || softmax; }
 
   /// Creates the M x N views (memref.collapse_shape) of the operands that
   /// need one at `b`'s insertion point, which the operands dominate (the
@@ -87,9 +101,19 @@ struct TensorCoreEpilogue {
   /// Applies the stages to `acc`, a vector<n x f32> of product elements
   /// (row, col + 0 .. n-1), and stores the outputs in `storesOutput`. The other
   /// operands are loaded, and the output stored, at the indices their M x N
-  /// maps give.
+  /// maps give. Not with a softmax (see applyBeforeSoftmax).
   void applyAndStore(OpBuilder &b, Location loc, Value acc, Value row,
                      Value col) const;
+
+  /// With a softmax: the stages before it applied to the product elements
+  /// `acc` (their outputs in `storesOutput` stored); returns the softmax's
+  /// input elements.
+  Value applyBeforeSoftmax(OpBuilder &b, Location loc, Value acc, Value row,
+                           Value col) const;
+  /// With a softmax: stores its output elements `normalized` if
+  /// `storesSoftmax`, then applies and stores the stages after it.
+  void applyAfterSoftmax(OpBuilder &b, Location loc, Value normalized,
+                         Value row, Value col) const;
 
   /// applyAndStore on each row of the 2-D fragment `acc` at (row, col).
   void applyToFragment(OpBuilder &b, Location loc, Value acc, Value row,
@@ -122,9 +146,17 @@ struct TensorCoreEpilogue {
 /// them, so that it collapses to the M x N space; a row dimension read on
 /// its own is taken from the row index ((row floordiv stride) mod size: a
 /// batched GEMM's mask per batch, a per-image operand of a convolution).
+///
+/// With `rowSoftmax`, the chain may go on through a linalg.softmax over the
+/// last dimension of the product when that dimension alone is the GEMM's
+/// columns (see TensorCoreEpilogue::softmax): its input is the chain's
+/// current value in the product's order, nobody else reads it, and its f32
+/// output is a buffer of the product's shape that overlaps nothing the
+/// kernel reads.
 TensorCoreEpilogue
 matchTensorCoreEpilogue(linalg::LinalgOp producer, Value product,
-                        ArrayRef<ReassociationIndices> gemmDims);
+                        ArrayRef<ReassociationIndices> gemmDims,
+                        bool rowSoftmax = false);
 
 } // namespace mlir::opsnn
 

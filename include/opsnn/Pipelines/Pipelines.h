@@ -62,6 +62,11 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
                      "contractions that share an input and read constant "
                      "weights become one (opsnn-fuse-sibling-contractions)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> emulateTensorCoreFuseSoftmax{
+      *this, "emulate-tensor-core-fuse-softmax",
+      llvm::cl::desc("As the GPU pipeline's tensor-core-fuse-softmax: a "
+                     "softmax over a GEMM's columns runs in its kernel"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> emulateGPULoops{
       *this, "emulate-gpu-loops",
       llvm::cl::desc("Lower the remaining linalg ops as the GPU's generic "
@@ -155,6 +160,12 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "projections) become one GEMM over the stacked "
                      "weights, their alike elementwise consumers one "
                      "epilogue (opsnn-fuse-sibling-contractions)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> tensorCoreFuseSoftmax{
+      *this, "tensor-core-fuse-softmax",
+      llvm::cl::desc("With tensor-cores: a softmax over a GEMM's columns "
+                     "(attention's scores, N <= 128) runs in the GEMM's "
+                     "kernel, on whole rows in shared memory"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> vectorizeAccesses{
       *this, "vectorize-accesses",

@@ -13,6 +13,7 @@
 
 #include "mlir/IR/Types.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -72,6 +73,12 @@ std::optional<TensorCoreISA> getTensorCoreISA(const TargetDescription &target);
 /// Bytes of padding at the end of every shared-memory row.
 constexpr int64_t kSharedPadBytes = 16;
 
+/// f32 elements of padding at the end of every row of a whole-rows
+/// epilogue's row tile (MatmulTileConfig::wholeRows): a thread that walks
+/// a row reads the same column as its neighbours, two banks apart (two-way
+/// conflicts, and the lanes' 8-byte accumulator stores stay aligned).
+constexpr int64_t kRowTilePad = 2;
+
 /// The shared memory a block gets without opting in: statically allocated
 /// shared memory is limited to 48 KiB; beyond that a kernel must use
 /// dynamic shared memory and be launched with
@@ -104,6 +111,8 @@ struct MatmulTileProblem {
   /// Independent GEMMs of this shape in one grid (a batched GEMM: its
   /// batches on gridDim.z): every one of them has the blocks of rule 2.
   int64_t batch = 1;
+  /// One block covers whole rows (rule 9): the epilogue normalizes them.
+  bool wholeRows = false;
 };
 
 struct MatmulTileConfig {
@@ -123,6 +132,11 @@ struct MatmulTileConfig {
   int64_t stages = 1;
   /// B's tile is BN rows of BK (+ pad) elements instead of BK rows of BN.
   bool stagesBAsNK = false;
+  /// The epilogue normalizes whole rows (a softmax over N <= BN): after
+  /// the K loop the block's product goes to an f32 row tile of BM rows of
+  /// BN + kRowTilePad elements and BM row sums, in the shared memory the
+  /// stages used.
+  bool wholeRows = false;
 
   int64_t warpsM() const { return blockM / warpM; }
   int64_t warpsN() const { return blockN / warpN; }
@@ -143,10 +157,19 @@ struct MatmulTileConfig {
   int64_t sharedBytesAllStages(int64_t elementBytes) const {
     return stages * sharedBytes(elementBytes);
   }
-  /// Whether the stages exceed kStaticSharedMemoryBytes, so the kernel
-  /// takes its tiles from dynamic shared memory.
+  /// Bytes of the row tile and its row sums (0 without `wholeRows`).
+  int64_t rowTileBytes() const {
+    return wholeRows ? blockM * (blockN + kRowTilePad + 1) * 4 : 0;
+  }
+  /// Bytes of shared memory of the kernel: the stages, or the row tile
+  /// that reuses them after the K loop if it is larger.
+  int64_t kernelSharedBytes(int64_t elementBytes) const {
+    return std::max(sharedBytesAllStages(elementBytes), rowTileBytes());
+  }
+  /// Whether the kernel's shared memory exceeds kStaticSharedMemoryBytes,
+  /// so that it takes its tiles from dynamic shared memory.
   bool needsDynamicSharedMemory(int64_t elementBytes) const {
-    return sharedBytesAllStages(elementBytes) > kStaticSharedMemoryBytes;
+    return kernelSharedBytes(elementBytes) > kStaticSharedMemoryBytes;
   }
   std::string str() const;
 };
@@ -231,6 +254,12 @@ int64_t selectStages(const MatmulTileConfig &config, int64_t k,
 ///     copies, such as attention's 17 x 17 scores, is copied element by
 ///     element) K and N may be any size; the tiles follow rules 1-7 as
 ///     for the rounded-up sizes.
+///  9. With `wholeRows` (a softmax over the rows in the epilogue), only
+///     tiles with BN >= N are candidates (one block column), and the
+///     larger of the stages and the f32 row tile (BM x (BN + 2), and BM
+///     sums) must fit in the budget of rule 5: for attention's 128 x 128
+///     scores of 64-wide heads in FP16, 64 x 128 blocks of 2 stages (33.5
+///     KiB of row tile). No tile for N > 128: the softmax stays apart.
 std::optional<MatmulTileConfig>
 selectMatmulTiles(const TargetDescription &target,
                   const MatmulTileProblem &problem, int64_t stages = 0);

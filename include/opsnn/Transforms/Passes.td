@@ -73,10 +73,31 @@ def DecomposeAggregatedOpsPass : Pass<"opsnn-decompose-aggregated-ops"> {
     divide), which the CPU and GPU pipelines tile, vectorize and bufferize
     like any other linalg op. Both pipelines run it after layout and
     precision lowering.
+
+    With `keep-contraction-softmax`, a softmax on tensors whose input is a
+    contraction's result (through elementwise generics, such as attention's
+    scale and mask) over the contraction's last dimension (attention's
+    scores Q K^T, each row softmaxed over the keys) is left alone: the
+    tensor-core pipelines bufferize it, and the tensor-core kernel of the
+    contraction may apply it to whole rows of its block
+    (`--opsnn-gpu-tensor-core-matmul`). A second run after that kernel
+    decomposes the softmaxes it did not absorb.
+
+    Softmaxes on buffers (upstream's decomposition builds tensors) are
+    decomposed into the same steps on buffers: a row buffer of the maxima,
+    then of the sums (memref.alloc, dealloc after the last step), the
+    exponentials written into the output and divided there in place.
   }];
+  let options = [
+    Option<"keepContractionSoftmax", "keep-contraction-softmax", "bool",
+           /*default=*/"false",
+           "Leave a softmax on tensors that normalizes a contraction's last "
+           "dimension (for the tensor-core kernel to absorb)">,
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::tensor::TensorDialect"];
 }
 
@@ -1734,6 +1755,22 @@ def GPUTensorCoreMatmulPass
     that the mma.sync conversion produces (it cannot map other ops onto
     register fragments).
 
+    With `fuse-softmax` (default) the chain may go on through a
+    `linalg.softmax` over the product's last dimension when that dimension
+    alone is the GEMM's columns (attention's scores Q K^T: scaled, maybe
+    masked, normalized over the keys, then cast to f16 for P V), on the
+    chain's f32 value, which nobody else reads. One block then covers whole
+    rows (BN >= N; rule 9 of the tile heuristic, none for N > 128) and,
+    after the K loop, stores its accumulators into an f32 row tile of
+    BM x (BN + 2) in the shared memory the stages used (and BM row sums);
+    each thread takes one row at a time: the generics before the softmax
+    applied in place, the maximum, exp(x - max) in place and their sum;
+    then the threads walk the tile in row-major order, two columns each,
+    and apply the generics after the softmax to x / sum, stored as the
+    elementwise epilogue stores. The scores never reach global memory in
+    f32. Without tiles that cover the rows (or for an INT8 GEMM), the
+    softmax is left alone.
+
     The same holds for a convolution on the implicit-GEMM path: the fill of
     its NHWF output folds, and its consumers, which iterate over
     (n, oh, ow, f), are applied in the GEMM's M x N space (M = N*OH*OW rows,
@@ -1810,6 +1847,9 @@ def GPUTensorCoreMatmulPass
            "Fold C's constant fill into the accumulators and apply the "
            "elementwise consumers of the product before the fragments are "
            "stored">,
+    Option<"fuseSoftmax", "fuse-softmax", "bool", /*default=*/"true",
+           "With fuse-epilogue: also absorb a softmax over the product's "
+           "columns (whole rows per block, normalized in shared memory)">,
     Option<"foldPadding", "fold-padding", "bool", /*default=*/"true",
            "Read a convolution's zero-padded input unpadded (out-of-bounds "
            "taps are zero-filled copies) and drop the padded buffer">,
