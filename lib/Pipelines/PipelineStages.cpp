@@ -26,8 +26,8 @@
 using namespace mlir;
 
 void mlir::opsnn::addLowerToLinalgStage(OpPassManager &pm,
-                                         bool fuseNarrowingCasts,
-                                         bool keepContractionSoftmax) {
+                                        bool fuseNarrowingCasts,
+                                        bool keepContractionSoftmax) {
   pm.addPass(createLowerLayoutsPass());
   pm.addPass(createLowerPrecisionPass());
   pm.addPass(createLowerQuantPass());

@@ -72,7 +72,7 @@ static bool normalizesContraction(linalg::SoftmaxOp softmax) {
 
 /// Iterators of `rank` parallel loops but for loop `reduced`.
 static SmallVector<utils::IteratorType> iteratorsReducing(int64_t rank,
-                                                         int64_t reduced) {
+                                                          int64_t reduced) {
   SmallVector<utils::IteratorType> loops(rank, utils::IteratorType::parallel);
   loops[reduced] = utils::IteratorType::reduction;
   return loops;
@@ -102,8 +102,8 @@ static LogicalResult decomposeOnBuffers(RewriterBase &rewriter,
     }
   AffineMap all = rewriter.getMultiDimIdentityMap(rank);
   AffineMap row = AffineMap::get(rank, 0, rowExprs, ctx);
-  Value rows =
-      memref::AllocOp::create(rewriter, loc, MemRefType::get(rowShape, element));
+  Value rows = memref::AllocOp::create(rewriter, loc,
+                                       MemRefType::get(rowShape, element));
   auto fill = [&](arith::AtomicRMWKind kind) {
     Value identity = arith::getIdentityValue(kind, element, rewriter, loc,
                                              /*useOnlyFiniteValue=*/true);

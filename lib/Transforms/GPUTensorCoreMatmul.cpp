@@ -498,8 +498,7 @@ public:
         // The maximum starts where the softmax's decomposition starts it:
         // at maxnumf's identity, NaN.
         Value nan = arith::ConstantOp::create(
-            b, loc,
-            b.getF32FloatAttr(std::numeric_limits<float>::quiet_NaN()));
+            b, loc, b.getF32FloatAttr(std::numeric_limits<float>::quiet_NaN()));
         Value max = forColumns(nan, [&](Value col, Value max) {
           Value x = memref::LoadOp::create(b, loc, rowTile, ValueRange{r, col});
           Value v = ep.applyBeforeSoftmax(
@@ -512,8 +511,8 @@ public:
         Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
         Value sum = forColumns(zero, [&](Value col, Value sum) {
           Value x = memref::LoadOp::create(b, loc, rowTile, ValueRange{r, col});
-          Value e = math::ExpOp::create(
-              b, loc, arith::SubFOp::create(b, loc, x, max));
+          Value e = math::ExpOp::create(b, loc,
+                                        arith::SubFOp::create(b, loc, x, max));
           memref::StoreOp::create(b, loc, e, rowTile, ValueRange{r, col});
           return arith::AddFOp::create(b, loc, sum, e).getResult();
         });
@@ -530,8 +529,7 @@ public:
   /// N) in row-major order over the block's rows below M: exp / sum, put
   /// through the epilogue's stages after the softmax and stored. Adjacent
   /// threads take adjacent columns: coalesced stores.
-  void emitNormalizedRows(Value tid, Value bm0, Value rowTile,
-                          Value rowSums) {
+  void emitNormalizedRows(Value tid, Value bm0, Value rowTile, Value rowSums) {
     const TensorCoreEpilogue &ep = mm.epilogue;
     int64_t width = mm.n % 2 ? 1 : 2;
     int64_t chunks = mm.n / width;
@@ -541,10 +539,9 @@ public:
       Value col = mul(rem(slot, chunks), width);
       Value row = add(bm0, r);
       auto rowBody = [&] {
-        Value e = vector::LoadOp::create(b, loc, type, rowTile,
-                                         ValueRange{r, col},
-                                         /*nontemporal=*/false,
-                                         copyAlignment(width * 4));
+        Value e = vector::LoadOp::create(
+            b, loc, type, rowTile, ValueRange{r, col},
+            /*nontemporal=*/false, copyAlignment(width * 4));
         Value sum = memref::LoadOp::create(b, loc, rowSums, ValueRange{r});
         Value normalized = arith::DivFOp::create(
             b, loc, e, vector::BroadcastOp::create(b, loc, type, sum));
@@ -721,8 +718,7 @@ private:
 
   /// An scf.for over the columns 0 .. N-1 carrying one f32 value from
   /// `init`: `body(col, value)` returns the next value.
-  Value forColumns(Value init,
-                   llvm::function_ref<Value(Value, Value)> body) {
+  Value forColumns(Value init, llvm::function_ref<Value(Value, Value)> body) {
     auto loop = scf::ForOp::create(
         b, loc, cst(0), cst(mm.n), cst(1), ValueRange{init},
         [&](OpBuilder &nested, Location, Value col, ValueRange carried) {
@@ -1108,9 +1104,8 @@ private:
 } // namespace
 
 /// The matmuls this path handles; the rest keep the generic path.
-static FailureOr<TensorCoreMatmul> matchTensorCoreMatmul(linalg::MatmulOp op,
-                                                        bool allowTF32,
-                                                        bool rowSoftmax) {
+static FailureOr<TensorCoreMatmul>
+matchTensorCoreMatmul(linalg::MatmulOp op, bool allowTF32, bool rowSoftmax) {
   if (!op.hasPureBufferSemantics())
     return failure();
   if (op.hasUserDefinedMaps()) {
@@ -1155,9 +1150,8 @@ static FailureOr<TensorCoreMatmul> matchTensorCoreMatmul(linalg::MatmulOp op,
 
 /// A convolution the kernel runs as an implicit GEMM; `b` and `c` are still
 /// the filter and output buffers until buildImplicitGemmViews replaces them.
-static FailureOr<TensorCoreMatmul> matchTensorCoreConv(linalg::LinalgOp op,
-                                                      bool allowTF32,
-                                                      bool rowSoftmax) {
+static FailureOr<TensorCoreMatmul>
+matchTensorCoreConv(linalg::LinalgOp op, bool allowTF32, bool rowSoftmax) {
   FailureOr<ImplicitGemmConv> conv = matchImplicitGemmConv(op, allowTF32);
   if (failed(conv))
     return failure();
@@ -1177,8 +1171,8 @@ static FailureOr<TensorCoreMatmul> matchTensorCoreConv(linalg::LinalgOp op,
   mm.bElementCopies = (mm.bTransposed ? mm.k : mm.n) % granule != 0;
   mm.conv = *conv;
   // The consumers iterate over (n, oh, ow, f): rows (n, oh, ow), columns f.
-  mm.epilogue = matchTensorCoreEpilogue(op, conv->output, {{0, 1, 2}, {3}},
-                                        rowSoftmax);
+  mm.epilogue =
+      matchTensorCoreEpilogue(op, conv->output, {{0, 1, 2}, {3}}, rowSoftmax);
   return mm;
 }
 
@@ -1200,8 +1194,8 @@ matchTensorCoreContraction(linalg::GenericOp op, bool allowTF32,
   // The consumers iterate over C's dimensions: rows the M group, columns
   // the N group.
   if (mm.batch == 1) {
-    mm.epilogue = matchTensorCoreEpilogue(op, gemm->c, gemm->cView.groups,
-                                          rowSoftmax);
+    mm.epilogue =
+        matchTensorCoreEpilogue(op, gemm->c, gemm->cView.groups, rowSoftmax);
     return mm;
   }
   // C's N dimensions come last; all others are rows here: with the batch
@@ -1326,8 +1320,8 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
   Value one = kb.cst(1);
   Value dynamicSharedBytes;
   if (dynamicShared)
-    dynamicSharedBytes = arith::ConstantIntOp::create(
-        b, loc, b.getI32Type(), kernelBytes);
+    dynamicSharedBytes =
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(), kernelBytes);
   auto launch = gpu::LaunchOp::create(
       b, loc, kb.cst(kb.blockCols()), kb.cst(kb.blockRows()),
       kb.cst(mm.batch), kb.cst(kb.numThreads()), one, one, dynamicSharedBytes,
@@ -1844,8 +1838,8 @@ struct GPUTensorCoreMatmulPass
                                 << ": softmax not fused\n");
         mm = match(false);
         raggedMAllowed = raggedNAllowed = fuseEpilogue && mm->epilogue.init;
-        if (failed(tileConfig(op, *mm, *mmaISA, raggedMAllowed,
-                              raggedNAllowed, cfg)))
+        if (failed(tileConfig(op, *mm, *mmaISA, raggedMAllowed, raggedNAllowed,
+                              cfg)))
           return signalPassFailure();
       }
       if (!cfg) {

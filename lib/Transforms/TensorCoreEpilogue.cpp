@@ -84,8 +84,8 @@ public:
 private:
   void matchInit();
   FailureOr<AffineMap> accept(linalg::GenericOp stage,
-                              ArrayRef<linalg::GenericOp> stages,
-                              Value current, AffineMap currentMap);
+                              ArrayRef<linalg::GenericOp> stages, Value current,
+                              AffineMap currentMap);
   bool acceptSoftmax(linalg::SoftmaxOp softmax,
                      ArrayRef<linalg::GenericOp> stages, Value current,
                      AffineMap currentMap);
@@ -865,8 +865,8 @@ static Value applyStages(const TensorCoreEpilogue &ep, OpBuilder &b,
       if (input->get() == currentBuffer)
         mapping.map(arg, current);
       else if (!arg.use_empty())
-        mapping.map(arg,
-                    loadOperand(b, loc, ep.operands.lookup(input), row, col, n));
+        mapping.map(
+            arg, loadOperand(b, loc, ep.operands.lookup(input), row, col, n));
     }
     // In place on the previous output: the old value is the product.
     BlockArgument outArg =
@@ -925,9 +925,8 @@ void TensorCoreEpilogue::applyAfterSoftmax(OpBuilder &b, Location loc,
   assert(softmax && "no softmax");
   if (storesSoftmax)
     storeOutput(b, loc, softmaxOutput, normalized, row, col);
-  applyStages(*this, b, loc, normalized,
-              linalg::SoftmaxOp(softmax).getOutput(), row, col,
-              softmaxAt, stages.size());
+  applyStages(*this, b, loc, normalized, linalg::SoftmaxOp(softmax).getOutput(),
+              row, col, softmaxAt, stages.size());
 }
 
 void TensorCoreEpilogue::applyToFragment(OpBuilder &b, Location loc, Value acc,
