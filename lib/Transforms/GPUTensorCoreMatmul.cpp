@@ -1493,6 +1493,16 @@ static void emitWholeRowsEpilogue(gpu::LaunchOp launch,
                                   const TensorCoreMatmul &mm,
                                   const MatmulTileConfig &cfg,
                                   const TensorCoreISA &isa, Value rowBuffer) {
+  // The lanes' stores of accumulator pairs into the row tile: 8 bytes
+  // aligned (even columns, rows of BN + 2 f32), which the conversion does
+  // not say.
+  launch.walk([&](vector::StoreOp store) {
+    auto view = store.getBase().getDefiningOp<memref::ViewOp>();
+    int64_t bytes = store.getVectorType().getNumElements() * 4;
+    if (view && view.getSource() == rowBuffer && !store.getAlignment() &&
+        store.getVectorType().getRank() == 1 && bytes <= 8)
+      store.setAlignment(bytes);
+  });
   // Built anew: the conversion's greedy driver erased what had no user yet.
   OpBuilder b(launch.getBody().back().getTerminator());
   Location loc = launch.getLoc();

@@ -66,3 +66,32 @@ def test_bert_qkv_projections_fuse_into_one_gemm(precision, tmp_path):
         counts[fuse] = (len(binaries), sum("mma.sync" in b for b in binaries))
     kernels, mma = counts["false"]
     assert counts["true"] == (kernels - 4, mma - 4), counts
+
+
+# The tensor-core pipeline runs each layer's softmax inside the scores'
+# kernel (Q K^T, scaled, then normalized over the keys in the block's row
+# tile): bert_tiny's two layers lose their softmax kernel each (a warp per
+# row, with the scale before it and the divide and cast after it), and the
+# two scores kernels now both multiply with mma.sync and take exponentials.
+@pytest.mark.parametrize("precision", ["tf32", "mixed-fp16"])
+def test_bert_softmax_runs_in_the_scores_kernel(precision, tmp_path):
+    from opsnn import api
+    from opsnn.tools import run_tool
+    path = zoo.build("bert_tiny", tmp_path)
+    mlir, _ = api._load_source(str(path))
+    src = tmp_path / "model.mlir"
+    src.write_text(mlir)
+    first = ("opsnn-optimize{target=a100 precision=mixed-fp16},"
+             if precision == "mixed-fp16" else "")
+    tf32 = " tensor-core-tf32=true" if precision == "tf32" else ""
+    binaries = {}
+    for fuse in ("true", "false"):
+        pipeline = (f"builtin.module({first}opsnn-lower-to-nvvm{{chip=sm_80 format=ptx "
+                    f"tensor-cores=true{tf32} tensor-core-fuse-softmax={fuse}}})")
+        lowered = run_tool("ops-nn-opt", [src, f"--pass-pipeline={pipeline}"], "lowering")
+        binaries[fuse] = lowered.split("gpu.binary @")[1:]
+    def exp_after_mma(fuse):   # the FFN's GELU (erf) takes exponentials too
+        return sum("mma.sync" in b and "ex2.approx" in b for b in binaries[fuse])
+    assert exp_after_mma("true") == exp_after_mma("false") + 2
+    assert len(binaries["true"]) == len(binaries["false"]) - 2, \
+        (len(binaries["true"]), len(binaries["false"]))

@@ -1,14 +1,34 @@
 // An attention block (Q K^T and P V as batched linalg.generic
 // contractions, linalg.softmax between, P cast to f16) through the GPU
-// pipeline with tensor cores, checked without a GPU: three kernels, the
-// batched GEMMs on mma.sync (gridDim.z over batch x heads) and the softmax
-// with the cast as one warp-per-row kernel; the softmax's division stays
-// out of P V (--opsnn-fuse-elementwise). All assemble for sm_80 and sm_90
-// without spills. The arithmetic runs on the CPU in
+// pipeline with tensor cores, checked without a GPU: two kernels, the
+// batched GEMMs on mma.sync (gridDim.z over batch x heads), the softmax and
+// the cast in Q K^T's (whole rows per block, see tensor-core-softmax.mlir).
+// With tensor-core-fuse-softmax=false three: the softmax with the cast as
+// one warp-per-row kernel; the softmax's division stays out of P V
+// (--opsnn-fuse-elementwise). All assemble for sm_80 and sm_90 without
+// spills. The arithmetic runs on the CPU in
 // Integration/CPU/attention-emulated.mlir.
 // REQUIRES: ptxas
-// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true" | %ptxas_check --arch sm_80 --arch sm_90 | FileCheck %s --check-prefix=PTXAS
-// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true" | FileCheck %s
+// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true" | %ptxas_check --arch sm_80 --arch sm_90 | FileCheck %s --check-prefix=FUSED-PTXAS
+// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true" | FileCheck %s --check-prefix=FUSED
+// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true tensor-core-fuse-softmax=false" | %ptxas_check --arch sm_80 --arch sm_90 | FileCheck %s --check-prefix=PTXAS
+// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_80 tensor-cores=true tensor-core-fuse-softmax=false" | FileCheck %s
+
+// FUSED-PTXAS-NOT: FAIL
+// FUSED-PTXAS-NOT: {{[1-9][0-9]* B spill}}
+// FUSED-PTXAS: OK attn_kernel/attn_kernel sm_80
+// FUSED-PTXAS-NEXT: OK attn_kernel/attn_kernel sm_90
+// FUSED-PTXAS-NEXT: OK attn_kernel_0/attn_kernel sm_80
+// FUSED-PTXAS-NEXT: OK attn_kernel_0/attn_kernel sm_90
+// FUSED-PTXAS-NOT: OK
+
+// FUSED-LABEL: gpu.binary @attn_kernel
+// FUSED-SAME: %ctaid.z
+// FUSED-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// FUSED-SAME: ex2.approx
+// FUSED-LABEL: gpu.binary @attn_kernel_0
+// FUSED-SAME: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// FUSED-NOT: gpu.binary
 
 // PTXAS-NOT: FAIL
 // PTXAS-NOT: {{[1-9][0-9]* B spill}}

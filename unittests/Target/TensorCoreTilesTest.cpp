@@ -119,6 +119,41 @@ TEST(TensorCoreTilesTest, BatchesCountInTheGrid) {
   EXPECT_EQ(all->blockN, 64);
 }
 
+TEST(TensorCoreTilesTest, WholeRowsCoverTheRowsInOneBlock) {
+  // The same scores with their softmax in the epilogue (rule 9): 128 wide
+  // blocks, whose f32 row tile (64 x 131 x 4 B) reuses the stages' bytes.
+  MatmulTileProblem scores{/*m=*/128, /*n=*/128, /*k=*/64, /*elementBytes=*/2};
+  scores.batch = 96;
+  scores.wholeRows = true;
+  for (const char *name : {"t4", "a100", "h200"}) {
+    std::optional<MatmulTileConfig> rows =
+        selectMatmulTiles(target(name), scores);
+    ASSERT_TRUE(rows) << name;
+    EXPECT_TRUE(rows->wholeRows) << name;
+    EXPECT_EQ(rows->blockN, 128) << name;
+    EXPECT_EQ(rows->rowTileBytes(), rows->blockM * 131 * 4) << name;
+    EXPECT_LE(rows->kernelSharedBytes(2),
+              tensorCoreSharedMemoryLimit(target(name)))
+        << name;
+  }
+  std::optional<MatmulTileConfig> a100 =
+      selectMatmulTiles(target("a100"), scores);
+  EXPECT_EQ(a100->blockM, 64);
+  EXPECT_EQ(a100->kernelSharedBytes(2), 64 * 131 * 4);
+  EXPECT_FALSE(a100->needsDynamicSharedMemory(2));
+  // Rows of 16 (bert_tiny): 16-wide blocks.
+  MatmulTileProblem tiny{/*m=*/16, /*n=*/16, /*k=*/8, /*elementBytes=*/2};
+  tiny.batch = 4;
+  tiny.wholeRows = true;
+  std::optional<MatmulTileConfig> small =
+      selectMatmulTiles(target("a100"), tiny);
+  ASSERT_TRUE(small);
+  EXPECT_EQ(small->blockN, 16);
+  // No block is 256 wide: the softmax stays apart.
+  scores.n = 256;
+  EXPECT_FALSE(selectMatmulTiles(target("a100"), scores));
+}
+
 TEST(TensorCoreTilesTest, StagesAlwaysFitTheBudget) {
   for (const char *name : {"t4", "a100", "h200"}) {
     TargetDescription t = target(name);
