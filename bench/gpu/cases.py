@@ -322,13 +322,16 @@ def rowreduce_case(name, group, rows, cols):
 
 
 def bgemm_case(name, group, batch, heads, m, k, n, b_layout="kn", elem="f16",
-               heads_layout="bhsd"):
+               heads_layout="bhsd", epilogue=None):
     """Attention's batched GEMM as a linalg.generic over (batch, head, i, j,
     k): B stored [.., k, n] ("kn": P V) or [.., n, k] ("nk": Q K^T with K
     as stored). heads_layout "bhsd": every operand [b, h, s, d]; "bshd":
     Q, K, V and the context where the projections put them, [b, s, h, d]
     (what the importer's attention becomes once its transposes are folded
-    into the GEMMs' indexing maps; P and the scores stay [b, h, s, s])."""
+    into the GEMMs' indexing maps; P and the scores stay [b, h, s, s]).
+    epilogue "softmax" (Q K^T): the scores scaled by 1/sqrt(k), normalized
+    over the keys and cast to f16, P as P V reads it (7 FLOPs per score
+    more; the minimum traffic writes P in f16 only)."""
     dt = NP_DTYPE[elem]
     if heads_layout == "bshd":
         if b_layout == "nk":   # Q K^T: Q [b, i, h, k], K [b, j, h, k]
@@ -343,10 +346,16 @@ def bgemm_case(name, group, batch, heads, m, k, n, b_layout="kn", elem="f16",
         out = (batch, heads, m, n)
     what = "Q K^T" if b_layout == "nk" else "P V"
     where = ", heads in [b,s,h,d]" if heads_layout == "bshd" else ""
+    params = {"b_layout": b_layout, "heads": heads_layout}
+    flops, result = 2 * batch * heads * m * n * k, "f32"
+    out_type = np.float32
+    if epilogue == "softmax":
+        params["epilogue"] = "softmax"
+        flops += 7 * batch * heads * m * n
+        what, result, out_type = what + ", scaled, softmax over the keys", "f16", np.float16
     return Case(name, group, "bgemm",
-                f"{batch}x{heads} x ({m}x{k} @ {k}x{n}) {elem}->f32, {what}{where}", elem,
-                {"b_layout": b_layout, "heads": heads_layout},
-                2 * batch * heads * m * n * k, inputs, (out, np.float32))
+                f"{batch}x{heads} x ({m}x{k} @ {k}x{n}) {elem}->{result}, {what}{where}",
+                elem, params, flops, inputs, (out, out_type))
 
 
 def rownorm_case(name, group, op, rows, cols, pipeline_options=""):
@@ -412,6 +421,10 @@ def all_cases():
         gemm_case("bert_ffn1", "bert", M, 768, 3072),
         gemm_case("bert_ffn2", "bert", M, 3072, 768),
         bgemm_case("bert_attn_scores", "bert", N, 12, 128, 64, 128, b_layout="nk"),
+        # The same scores scaled and softmaxed into P (f16): one kernel
+        # (the softmax on the block's rows in shared memory).
+        bgemm_case("bert_attn_scores_softmax", "bert", N, 12, 128, 64, 128, b_layout="nk",
+                   epilogue="softmax"),
         bgemm_case("bert_attn_context", "bert", N, 12, 128, 128, 64, b_layout="kn"),
         bgemm_case("bert_attn_scores_bshd", "bert", N, 12, 128, 64, 128, b_layout="nk",
                    heads_layout="bshd"),
@@ -684,6 +697,9 @@ def mlir_of(case):
             f"    linalg.yield %s : f32\n"
             f"  }} -> {out_ty}\n"
             f"  return %y : {out_ty}\n}}\n")
+    softmax = case.params.get("epilogue") == "softmax"
+    if softmax:   # f32 scores, then P in f16
+        acc, y_ty = "f32", _t(case.output_spec[0], "f32")
     zero = "0" if acc == "i32" else "0.0"
     text += (f"  %zero = arith.constant {zero} : {acc}\n"
              f"  %empty = tensor.empty() : {y_ty}\n"
@@ -704,14 +720,28 @@ def mlir_of(case):
                  f"affine_map<(b, h, i, j, k) -> {bmap}>, "
                  f"affine_map<(b, h, i, j, k) -> {cmap}>], iterator_types = "
                  f"[\"parallel\", \"parallel\", \"parallel\", \"parallel\", \"reduction\"]}}\n"
-                 f"      ins(%a, %b : {tys[0]}, {tys[1]}) outs(%acc : {out_ty}) {{\n"
+                 f"      ins(%a, %b : {tys[0]}, {tys[1]}) outs(%acc : {y_ty}) {{\n"
                  f"  ^bb0(%x: {et}, %w: {et}, %o: f32):\n"
                  f"    %x32 = arith.extf %x : {et} to f32\n"
                  f"    %w32 = arith.extf %w : {et} to f32\n"
                  f"    %p = arith.mulf %x32, %w32 : f32\n"
                  f"    %s = arith.addf %o, %p : f32\n"
                  f"    linalg.yield %s : f32\n"
-                 f"  }} -> {out_ty}\n")
+                 f"  }} -> {y_ty}\n")
+        if softmax:
+            k = case.input_specs[0][0][-1]
+            text += _generic("z", ["%y"], [y_ty], [ident] * 2, rank,
+                             f"    %c = arith.constant {1 / np.sqrt(k)!r} : f32\n"
+                             f"    %m = arith.mulf %a0, %c : f32\n    linalg.yield %m : f32\n",
+                             y_ty)
+            text += (f"  %sm_init = tensor.empty() : {y_ty}\n"
+                     f"  %sm = linalg.softmax dimension({rank - 1}) ins(%z : {y_ty}) "
+                     f"outs(%sm_init : {y_ty}) -> {y_ty}\n")
+            text += _generic("p", ["%sm"], [y_ty], [ident] * 2, rank,
+                             "    %h = arith.truncf %a0 : f32 to f16\n"
+                             "    linalg.yield %h : f16\n", out_ty)
+            text = text.replace("%a0: f32, %out: f32):\n    %h", "%a0: f32, %out: f16):\n    %h")
+            return text + f"  return %p : {out_ty}\n}}\n"
         return text + f"  return %y : {out_ty}\n}}\n"
     if case.kind == "conv":
         op = ("depthwise_" if case.params.get("depthwise") else "") + \
@@ -834,7 +864,12 @@ def reference(case, inputs, tf32_rounding=True):
         if case.params.get("heads") == "bshd":
             return a[0].transpose(0, 2, 1, 3) @ a[1].transpose(0, 2, 3, 1)
         b = a[1] if kn else a[1].swapaxes(2, 3)
-        return a[0] @ b
+        y = a[0] @ b
+        if case.params.get("epilogue") == "softmax":
+            y = y / np.sqrt(a[0].shape[-1])
+            e = np.exp(y - y.max(axis=-1, keepdims=True))
+            return e / e.sum(axis=-1, keepdims=True)
+        return y
     elif case.kind == "layout":
         return a[0].transpose((0, 2, 3, 1) if case.params["to_nhwc"] else (0, 3, 1, 2))
     elif case.kind == "rowreduce":
@@ -1122,6 +1157,13 @@ def torch_worker(spec_path):
                         if kn:
                             return (a @ bm.permute(0, 2, 1, 3)).permute(0, 2, 1, 3)
                         return a.permute(0, 2, 1, 3) @ bm.permute(0, 2, 3, 1)
+                    to_ref = lambda y: y.float()
+                elif kind == "bgemm" and p.get("epilogue") == "softmax":
+                    # The framework's scores and softmax (two or three
+                    # kernels: the GEMM, the scale, the softmax).
+                    def fn(a=ins[0], bm=ins[1]):
+                        s = a @ bm.transpose(2, 3) * (a.shape[-1] ** -0.5)
+                        return torch.softmax(s, dim=-1)
                     to_ref = lambda y: y.float()
                 elif kind == "bgemm":
                     bt = p["b_layout"] == "nk"

@@ -12,7 +12,8 @@
 #     (bench/gpu/zoo_transformers.py: bert_tiny, vit_tiny, and one
 #     BERT-base layer at batch 8), generic vs
 #     tensor-core (TF32) pipeline vs mixed FP16, the latter also with the
-#     Q/K/V projections unfused, checked against onnxruntime, with kernel
+#     Q/K/V projections unfused and with the softmax apart from the
+#     scores' kernel, checked against onnxruntime, with kernel
 #     and call times (without a GPU: the tensor-core variant's algorithms
 #     emulated on the CPU for the check);
 #  5. runs the benchmark cases (bench/gpu/cases.py: ResNet-50 stage convs,
@@ -93,7 +94,7 @@ except Exception as e: print("tensor-cores=%s failed: %s" % (sys.argv[3], e))' "
   if nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then zoo_mode=(); fi
   log "zoo transformers from ONNX: generic vs tensor-core pipeline, Q/K/V fused vs not (${zoo_mode[*]:-on the GPU})"
   python3 "$OPSNN_ROOT/bench/gpu/zoo_transformers.py" "${zoo_mode[@]}" --repeat "$repeat" \
-    --variants generic,tensor-cores,mixed-fp16,mixed-fp16-unfused || true
+    --variants generic,tensor-cores,mixed-fp16,mixed-fp16-unfused,mixed-fp16-softmax-apart || true
 
   local gpu_json="${OUT:+$OUT/gpu.json}"
   gpu_json="${gpu_json:-$OPSNN_BUILD_DIR/bench/gpu/gpu.json}"

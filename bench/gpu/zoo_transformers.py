@@ -16,7 +16,8 @@ for the check.
 
 Usage: bench/gpu/zoo_transformers.py [--repeat N] [--dry-run] [--models a,b]
                                     [--variants generic,tensor-cores,mixed-fp16,t4-mixed-fp16,
-                                                mixed-fp16-unpadded,mixed-fp16-unfused]
+                                                mixed-fp16-unpadded,mixed-fp16-unfused,
+                                                mixed-fp16-softmax-apart]
 Prints one line per model and variant: kernels (how many of them are
 tensor-core kernels: PTX with mma.sync; and how many of the others use
 vector global accesses: ld/st.global.v2/.v4), rel. L2 vs onnxruntime, kernel
@@ -59,6 +60,10 @@ VARIANTS = {
     # the default --variants.
     "mixed-fp16-unfused": MIXED + "opsnn-lower-to-nvvm{chip=sm_80 format=ptx "
                                   "tensor-cores=true tensor-core-fuse-siblings=false}",
+    # mixed-fp16 with the softmax as kernels of its own after the scores'
+    # (no softmax in the Q K^T epilogue); not among the default --variants.
+    "mixed-fp16-softmax-apart": MIXED + "opsnn-lower-to-nvvm{chip=sm_80 format=ptx "
+                                        "tensor-cores=true tensor-core-fuse-softmax=false}",
 }
 # Without a GPU, the tensor-core variants' algorithms on the CPU.
 EMULATED = {
@@ -76,6 +81,10 @@ EMULATED = {
     "mixed-fp16-unfused": MIXED + "opsnn-lower-to-cpu{emulate-gpu-loops "
                                   "emulate-warp-reductions emulate-tensor-core-matmul=a100 "
                                   "emulate-tensor-core-fuse-siblings=false}",
+    "mixed-fp16-softmax-apart": MIXED + "opsnn-lower-to-cpu{emulate-gpu-loops "
+                                        "emulate-warp-reductions "
+                                        "emulate-tensor-core-matmul=a100 "
+                                        "emulate-tensor-core-fuse-softmax=false}",
 }
 
 
