@@ -11,7 +11,9 @@ static or dynamic batch. It runs on the CPU as written and through
 `--opsnn-optimize` with a random target, layouts on or off and a random
 precision (fp32, mixed-fp16, mixed-bf16, fp16, and int8 calibrated on the
 same input), half the graphs with their GEMMs and convolutions on the
-target's tensor-core kernel emulated on the CPU (emulate-tensor-core-matmul),
+target's tensor-core kernel emulated on the CPU (emulate-tensor-core-matmul;
+a softmax after the classifier's GEMM then runs in its kernel, on whole
+rows),
 half (independently) with the rest as the GPU's generic path's loops
 (emulate-gpu-loops: fused, elementwise ones with vector accesses),
 half (independently) with their row reductions (the softmax over 3..16

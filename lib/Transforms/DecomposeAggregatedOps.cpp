@@ -61,7 +61,8 @@ static Value elementwiseSource(Value v) {
 /// run decomposes what it leaves.
 static bool normalizesContraction(linalg::SoftmaxOp softmax) {
   auto type = dyn_cast<RankedTensorType>(softmax.getInput().getType());
-  if (!type || softmax.getDimension() + 1 != uint64_t(type.getRank()))
+  if (!type || !type.hasStaticShape() ||
+      softmax.getDimension() + 1 != uint64_t(type.getRank()))
     return false;
   for (Value v = softmax.getInput(); v; v = elementwiseSource(v))
     if (auto producer = v.getDefiningOp<linalg::LinalgOp>())
@@ -87,23 +88,27 @@ static LogicalResult decomposeOnBuffers(RewriterBase &rewriter,
   Location loc = softmax.getLoc();
   Value in = softmax.getInput(), out = softmax.getOutput();
   auto type = cast<MemRefType>(in.getType());
-  if (!type.hasStaticShape() || in == out)
-    return softmax.emitOpError("on buffers needs static shapes and an output "
-                               "apart from its input");
+  if (in == out)
+    return softmax.emitOpError("on buffers needs an output apart from its "
+                               "input (exp(x - max) overwrites x)");
   int64_t rank = type.getRank(), dim = softmax.getDimension();
   Type element = type.getElementType();
   MLIRContext *ctx = rewriter.getContext();
   SmallVector<int64_t> rowShape;
+  SmallVector<Value> dynamicSizes;
   SmallVector<AffineExpr> rowExprs;
-  for (int64_t d = 0; d < rank; ++d)
-    if (d != dim) {
-      rowShape.push_back(type.getDimSize(d));
-      rowExprs.push_back(getAffineDimExpr(d, ctx));
-    }
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d == dim)
+      continue;
+    rowShape.push_back(type.getDimSize(d));
+    rowExprs.push_back(getAffineDimExpr(d, ctx));
+    if (type.isDynamicDim(d))
+      dynamicSizes.push_back(memref::DimOp::create(rewriter, loc, in, d));
+  }
   AffineMap all = rewriter.getMultiDimIdentityMap(rank);
   AffineMap row = AffineMap::get(rank, 0, rowExprs, ctx);
-  Value rows = memref::AllocOp::create(rewriter, loc,
-                                       MemRefType::get(rowShape, element));
+  Value rows = memref::AllocOp::create(
+      rewriter, loc, MemRefType::get(rowShape, element), dynamicSizes);
   auto fill = [&](arith::AtomicRMWKind kind) {
     Value identity = arith::getIdentityValue(kind, element, rewriter, loc,
                                              /*useOnlyFiniteValue=*/true);

@@ -418,7 +418,7 @@ bool EpilogueMatcher::storesSoftmaxOutput(ArrayRef<linalg::GenericOp> stages) {
     return true;
   if (outputOf(stages[ep.softmaxAt]) == out)
     return false;
-  return !isLocalBuffer(out) || !onlyUsedBy(out, chainOps(stages));
+  return !privateTo(out, chainOps(stages));
 }
 
 /// Whether the kernel still stores the plain product to C: unless C is a

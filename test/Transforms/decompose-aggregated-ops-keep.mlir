@@ -64,3 +64,17 @@ func.func @no_contraction(%x: tensor<2x10xf32>, %y: tensor<2x10x3xf32>) -> (tens
   return %p, %q : tensor<2x10xf32>, tensor<2x10xf32>
 }
 
+
+// Dynamic shapes: the kernel needs static ones.
+// CHECK-LABEL: func @dynamic
+// CHECK-NOT: linalg.softmax
+// CHECK: return
+func.func @dynamic(%a: tensor<?x4xf32>, %b: tensor<4x8xf32>, %n: index) -> tensor<?x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty(%n) : tensor<?x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x8xf32>) -> tensor<?x8xf32>
+  %s = linalg.matmul ins(%a, %b : tensor<?x4xf32>, tensor<4x8xf32>) outs(%f : tensor<?x8xf32>) -> tensor<?x8xf32>
+  %e2 = tensor.empty(%n) : tensor<?x8xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<?x8xf32>) outs(%e2 : tensor<?x8xf32>) -> tensor<?x8xf32>
+  return %p : tensor<?x8xf32>
+}

@@ -45,3 +45,17 @@ func.func @softmax_on_buffers(%in: memref<4x6xf32>, %out: memref<4x6xf32>) {
   linalg.softmax dimension(1) ins(%in : memref<4x6xf32>) outs(%out : memref<4x6xf32>)
   return
 }
+
+// Dynamic sizes: the row buffer takes the input's.
+// CHECK-LABEL: func @softmax_on_dynamic_buffers
+// CHECK-SAME: (%[[IN:.+]]: memref<?x6xf32>, %[[OUT:.+]]: memref<?x6xf32>)
+// CHECK: %[[N:.+]] = memref.dim %[[IN]], %{{.+}} : memref<?x6xf32>
+// CHECK: %[[ROWS:.+]] = memref.alloc(%[[N]]) : memref<?xf32>
+// CHECK: arith.maxnumf
+// CHECK: math.exp
+// CHECK: arith.divf
+// CHECK: memref.dealloc %[[ROWS]] : memref<?xf32>
+func.func @softmax_on_dynamic_buffers(%in: memref<?x6xf32>, %out: memref<?x6xf32>) {
+  linalg.softmax dimension(1) ins(%in : memref<?x6xf32>) outs(%out : memref<?x6xf32>)
+  return
+}

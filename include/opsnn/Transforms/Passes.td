@@ -85,8 +85,11 @@ def DecomposeAggregatedOpsPass : Pass<"opsnn-decompose-aggregated-ops"> {
 
     Softmaxes on buffers (upstream's decomposition builds tensors) are
     decomposed into the same steps on buffers: a row buffer of the maxima,
-    then of the sums (memref.alloc, dealloc after the last step), the
-    exponentials written into the output and divided there in place.
+    then of the sums (memref.alloc, its dynamic sizes the input's; dealloc
+    after the last step), the exponentials written into the output and
+    divided there in place. One whose output is its input is an error.
+    Only static softmaxes are kept: the tensor-core kernel needs static
+    shapes.
   }];
   let options = [
     Option<"keepContractionSoftmax", "keep-contraction-softmax", "bool",
