@@ -158,6 +158,8 @@ mlir::opsnn::selectMatmulTiles(const TargetDescription &target,
       config.wholeRows = problem.wholeRows;
       config.blockM = tile[0];
       config.blockN = tile[1];
+      // The warps first: a whole-rows tile's bytes count its threads.
+      chooseWarpTile(config);
       // Rule 5: the deepest pipeline that fits, BK by rule 3 then 16 for
       // each depth.
       bool fits = false;
@@ -177,7 +179,6 @@ mlir::opsnn::selectMatmulTiles(const TargetDescription &target,
       }
       if (!fits)
         continue;
-      chooseWarpTile(config);
       int64_t blocks = blockSteps(m, tile[0]) * blockSteps(n, tile[1]) *
                        std::max<int64_t>(1, problem.batch);
       if (blocks >= sms)

@@ -460,15 +460,19 @@ public:
   }
 
   /// The whole-rows epilogue's shared memory (MatmulTileConfig::wholeRows):
-  /// the f32 row tile (BM rows of BN + kRowTilePad) and the row sums.
+  /// the f32 row tile (BM rows of BN + kRowTilePad) and the partial maxima
+  /// and sums of the row parts (rowParts() per row).
   MemRefType rowTileType(Attribute space) const {
     return MemRefType::get({cfg.blockM, cfg.blockN + kRowTilePad},
                            b.getF32Type(), MemRefLayoutAttrInterface(), space);
   }
-  MemRefType rowSumsType(Attribute space) const {
-    return MemRefType::get({cfg.blockM}, b.getF32Type(),
+  MemRefType rowPartialsType(Attribute space) const {
+    return MemRefType::get({2, cfg.blockM * rowParts()}, b.getF32Type(),
                            MemRefLayoutAttrInterface(), space);
   }
+  /// The threads that share a row (MatmulTileConfig::rowParts): each walks
+  /// the columns j, j + parts, ... of its part j.
+  int64_t rowParts() const { return cfg.rowParts(); }
 
   /// The whole-rows epilogue, first step: the accumulator fragments of the
   /// warp at (wm0, wn0) of the block into the row tile.
@@ -482,54 +486,56 @@ public:
             ArrayRef<bool>{true, true});
   }
 
-  /// Second step, thread `tid`'s rows r = tid, tid + threads, ... of the
-  /// block (below M): the epilogue's stages before the softmax applied in
-  /// place, then the row's maximum, exp(x - max) in place and the sum of
-  /// those into rowSums[r], column by column as the softmax's reference
-  /// decomposition adds them.
-  void emitRowStatistics(Value tid, Value bm0, Value rowTile, Value rowSums) {
+  /// Second step, thread `tid`'s row parts (slot s: row s / parts, part
+  /// s mod parts; rows below M): the epilogue's stages before the softmax
+  /// applied in place, and the part's maximum into partials[0][s] (from
+  /// maxnumf's identity, NaN, where the softmax's decomposition starts).
+  void emitRowPartMaxima(Value tid, Value bm0, Value rowTile, Value partials) {
     const TensorCoreEpilogue &ep = mm.epilogue;
-    Type f32 = b.getF32Type();
-    auto vector1 = VectorType::get({1}, f32);
-    forEachSlot(tid, cfg.blockM, [&](Value r) {
-      Value row = add(bm0, r);
-      auto rowBody = [&] {
-        Value epRow = epilogueRow(row);
-        // The maximum starts where the softmax's decomposition starts it:
-        // at maxnumf's identity, NaN.
-        Value nan = arith::ConstantOp::create(
-            b, loc, b.getF32FloatAttr(std::numeric_limits<float>::quiet_NaN()));
-        Value max = forColumns(nan, [&](Value col, Value max) {
-          Value x = memref::LoadOp::create(b, loc, rowTile, ValueRange{r, col});
-          Value v = ep.applyBeforeSoftmax(
-              b, loc, vector::FromElementsOp::create(b, loc, vector1, x), epRow,
-              col);
-          Value y = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{0});
-          memref::StoreOp::create(b, loc, y, rowTile, ValueRange{r, col});
-          return arith::MaxNumFOp::create(b, loc, max, y).getResult();
-        });
-        Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-        Value sum = forColumns(zero, [&](Value col, Value sum) {
-          Value x = memref::LoadOp::create(b, loc, rowTile, ValueRange{r, col});
-          Value e = math::ExpOp::create(b, loc,
-                                        arith::SubFOp::create(b, loc, x, max));
-          memref::StoreOp::create(b, loc, e, rowTile, ValueRange{r, col});
-          return arith::AddFOp::create(b, loc, sum, e).getResult();
-        });
-        memref::StoreOp::create(b, loc, sum, rowSums, ValueRange{r});
-      };
-      if (raggedM())
-        ifBelow(row, mm.m, rowBody);
-      else
-        rowBody();
+    auto vector1 = VectorType::get({1}, b.getF32Type());
+    forEachRowPart(tid, bm0, [&](Value slot, Value r, Value part, Value row) {
+      Value epRow = epilogueRow(row);
+      Value nan = arith::ConstantOp::create(
+          b, loc, b.getF32FloatAttr(std::numeric_limits<float>::quiet_NaN()));
+      Value max = forColumns(part, nan, [&](Value col, Value max) {
+        Value x = memref::LoadOp::create(b, loc, rowTile, ValueRange{r, col});
+        Value v = ep.applyBeforeSoftmax(
+            b, loc, vector::FromElementsOp::create(b, loc, vector1, x), epRow,
+            col);
+        Value y = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{0});
+        memref::StoreOp::create(b, loc, y, rowTile, ValueRange{r, col});
+        return arith::MaxNumFOp::create(b, loc, max, y).getResult();
+      });
+      memref::StoreOp::create(b, loc, max, partials, ValueRange{cst(0), slot});
     });
   }
 
-  /// Last step, thread `tid`'s pairs of columns (single columns for an odd
-  /// N) in row-major order over the block's rows below M: exp / sum, put
-  /// through the epilogue's stages after the softmax and stored. Adjacent
-  /// threads take adjacent columns: coalesced stores.
-  void emitNormalizedRows(Value tid, Value bm0, Value rowTile, Value rowSums) {
+  /// Third step (after a barrier): the row's maximum from its parts', then
+  /// exp(x - max) in place over the part's columns and their sum into
+  /// partials[1][s].
+  void emitRowPartSums(Value tid, Value bm0, Value rowTile, Value partials) {
+    forEachRowPart(tid, bm0, [&](Value slot, Value r, Value part, Value) {
+      Value max = combineParts(partials, 0, r, [&](Value x, Value y) -> Value {
+        return arith::MaxNumFOp::create(b, loc, x, y);
+      });
+      Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+      Value sum = forColumns(part, zero, [&](Value col, Value sum) {
+        Value x = memref::LoadOp::create(b, loc, rowTile, ValueRange{r, col});
+        Value e =
+            math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, x, max));
+        memref::StoreOp::create(b, loc, e, rowTile, ValueRange{r, col});
+        return arith::AddFOp::create(b, loc, sum, e).getResult();
+      });
+      memref::StoreOp::create(b, loc, sum, partials, ValueRange{cst(1), slot});
+    });
+  }
+
+  /// Last step (after a barrier), thread `tid`'s pairs of columns (single
+  /// columns for an odd N) in row-major order over the block's rows below
+  /// M: exp / sum (the parts' sums added in part order), put through the
+  /// epilogue's stages after the softmax and stored. Adjacent threads take
+  /// adjacent columns: coalesced stores.
+  void emitNormalizedRows(Value tid, Value bm0, Value rowTile, Value partials) {
     const TensorCoreEpilogue &ep = mm.epilogue;
     int64_t width = mm.n % 2 ? 1 : 2;
     int64_t chunks = mm.n / width;
@@ -542,7 +548,10 @@ public:
         Value e = vector::LoadOp::create(
             b, loc, type, rowTile, ValueRange{r, col},
             /*nontemporal=*/false, copyAlignment(width * 4));
-        Value sum = memref::LoadOp::create(b, loc, rowSums, ValueRange{r});
+        Value sum =
+            combineParts(partials, 1, r, [&](Value x, Value y) -> Value {
+              return arith::AddFOp::create(b, loc, x, y);
+            });
         Value normalized = arith::DivFOp::create(
             b, loc, e, vector::BroadcastOp::create(b, loc, type, sum));
         ep.applyAfterSoftmax(b, loc, normalized, epilogueRow(row), col);
@@ -716,11 +725,44 @@ private:
         });
   }
 
-  /// An scf.for over the columns 0 .. N-1 carrying one f32 value from
-  /// `init`: `body(col, value)` returns the next value.
-  Value forColumns(Value init, llvm::function_ref<Value(Value, Value)> body) {
+  /// Calls `body(slot, r, part, row)` for thread `tid`'s row parts whose
+  /// row (bm0 + r) is below M.
+  void
+  forEachRowPart(Value tid, Value bm0,
+                 llvm::function_ref<void(Value, Value, Value, Value)> body) {
+    int64_t parts = rowParts();
+    forEachSlot(tid, cfg.blockM * parts, [&](Value slot) {
+      Value r = div(slot, parts), part = rem(slot, parts);
+      Value row = add(bm0, r);
+      auto rowBody = [&] { body(slot, r, part, row); };
+      if (raggedM())
+        ifBelow(row, mm.m, rowBody);
+      else
+        rowBody();
+    });
+  }
+
+  /// The parts' partials[which][r * parts + 0 ..] of row r combined in
+  /// part order.
+  Value combineParts(Value partials, int64_t which, Value r,
+                     llvm::function_ref<Value(Value, Value)> combine) {
+    int64_t parts = rowParts();
+    Value first = mul(r, parts), result;
+    for (int64_t j = 0; j < parts; ++j) {
+      Value x = memref::LoadOp::create(b, loc, partials,
+                                       ValueRange{cst(which), add(first, j)});
+      result = result ? combine(result, x) : x;
+    }
+    return result;
+  }
+
+  /// An scf.for over the columns `first`, `first` + parts, ... below N
+  /// carrying one f32 value from `init`: `body(col, value)` returns the next
+  /// value.
+  Value forColumns(Value first, Value init,
+                   llvm::function_ref<Value(Value, Value)> body) {
     auto loop = scf::ForOp::create(
-        b, loc, cst(0), cst(mm.n), cst(1), ValueRange{init},
+        b, loc, first, cst(mm.n), cst(rowParts()), ValueRange{init},
         [&](OpBuilder &nested, Location, Value col, ValueRange carried) {
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPoint(nested.getInsertionBlock(),
@@ -1218,7 +1260,8 @@ matchTensorCoreContraction(linalg::GenericOp op, bool allowTF32,
 }
 
 /// The views of the whole-rows epilogue's shared memory in `buffer` (i8,
-/// the stages' bytes): the row tile at byte 0, the row sums after it.
+/// the stages' bytes): the row tile at byte 0, the row parts' partial
+/// maxima and sums after it.
 static std::pair<Value, Value> rowTileViews(KernelBuilder &kb, OpBuilder &b,
                                             Location loc, Value buffer) {
   auto space = cast<MemRefType>(buffer.getType()).getMemorySpace();
@@ -1228,7 +1271,7 @@ static std::pair<Value, Value> rowTileViews(KernelBuilder &kb, OpBuilder &b,
                                   ValueRange{});
   };
   return {view(0, tileType),
-          view(tileType.getNumElements() * 4, kb.rowSumsType(space))};
+          view(tileType.getNumElements() * 4, kb.rowPartialsType(space))};
 }
 
 /// The kernel as a gpu.launch (shared tiles as workgroup attributions).
@@ -1330,7 +1373,7 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
   b.setInsertionPointToStart(&launch.getBody().front());
   if (mm.batch > 1)
     kb.bindBatch(launch.getBlockIds().z);
-  Value sA, sB, fragA, fragB, rowTile, rowSums;
+  Value sA, sB, fragA, fragB, rowTile, rowPartials;
   if (!dynamicShared && !bf16AsF16 && !wholeRows) {
     sA = fragA = launch.getWorkgroupAttributions()[0];
     sB = fragB = launch.getWorkgroupAttributions()[1];
@@ -1356,7 +1399,7 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
     sA = fragA = view(bufferA, offsetA, typeA);
     sB = fragB = view(bufferB, offsetB, typeB);
     if (wholeRows) {
-      std::tie(rowTile, rowSums) = rowTileViews(kb, b, loc, bufferA);
+      std::tie(rowTile, rowPartials) = rowTileViews(kb, b, loc, bufferA);
       *rowBuffer = bufferA;
     }
     if (bf16AsF16) {
@@ -1511,12 +1554,14 @@ static void emitWholeRowsEpilogue(gpu::LaunchOp launch,
   kb.alignCopies = true;
   if (mm.batch > 1)
     kb.bindBatchRows(launch.getBlockIds().z);
-  auto [rowTile, rowSums] = rowTileViews(kb, b, loc, rowBuffer);
+  auto [rowTile, partials] = rowTileViews(kb, b, loc, rowBuffer);
   Value tid = launch.getThreadIds().x;
   Value bm0 = kb.mul(launch.getBlockIds().y, cfg.blockM);
-  kb.emitRowStatistics(tid, bm0, rowTile, rowSums);
+  kb.emitRowPartMaxima(tid, bm0, rowTile, partials);
   gpu::BarrierOp::create(b, loc);
-  kb.emitNormalizedRows(tid, bm0, rowTile, rowSums);
+  kb.emitRowPartSums(tid, bm0, rowTile, partials);
+  gpu::BarrierOp::create(b, loc);
+  kb.emitNormalizedRows(tid, bm0, rowTile, partials);
 }
 
 /// The same kernel as sequential loops: blocks, then per K step every
@@ -1543,10 +1588,11 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
   if (kb.storesElements())
     kb.fragmentScratch = memref::AllocOp::create(
         b, loc, MemRefType::get({kMmaM, kMmaN}, mm.accumulatorType()));
-  Value rowTile, rowSums;
+  Value rowTile, rowPartials;
   if (mm.epilogue.softmax) {
     rowTile = memref::AllocOp::create(b, loc, kb.rowTileType(Attribute()));
-    rowSums = memref::AllocOp::create(b, loc, kb.rowSumsType(Attribute()));
+    rowPartials =
+        memref::AllocOp::create(b, loc, kb.rowPartialsType(Attribute()));
   }
   Value c0 = kb.cst(0), c1 = kb.cst(1);
   int64_t warps = cfg.numWarps(), frags = kb.fragsPerWarp();
@@ -1641,10 +1687,13 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
           };
           if (rowTile) {
             eachThread([&](Value tid) {
-              kb.emitRowStatistics(tid, bm0, rowTile, rowSums);
+              kb.emitRowPartMaxima(tid, bm0, rowTile, rowPartials);
             });
             eachThread([&](Value tid) {
-              kb.emitNormalizedRows(tid, bm0, rowTile, rowSums);
+              kb.emitRowPartSums(tid, bm0, rowTile, rowPartials);
+            });
+            eachThread([&](Value tid) {
+              kb.emitNormalizedRows(tid, bm0, rowTile, rowPartials);
             });
           }
           scf::YieldOp::create(b, loc);
@@ -1673,7 +1722,7 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
     memref::DeallocOp::create(b, loc, kb.fragmentScratch);
   if (rowTile) {
     memref::DeallocOp::create(b, loc, rowTile);
-    memref::DeallocOp::create(b, loc, rowSums);
+    memref::DeallocOp::create(b, loc, rowPartials);
   }
 }
 

@@ -3,7 +3,8 @@
 // x 64), scaled, masked per (batch, key), normalized over the keys and cast
 // to f16 for P V. The kernel covers whole rows (64 x 128 blocks) and
 // normalizes them in an f32 row tile in the shared memory its stages used
-// (33.5 KiB): no scores in f32 in global memory, no softmax kernels. It
+// (33.5 KiB; two threads per row): no scores in f32 in global memory, no
+// softmax kernels. It
 // assembles for sm_80 and sm_90 without spills. The arithmetic runs on the
 // CPU in Integration/CPU/tensor-core-softmax{,-rows}-emulated.mlir.
 // REQUIRES: ptxas
@@ -16,8 +17,8 @@
 
 // PTXAS-NOT: FAIL
 // PTXAS-NOT: {{[1-9][0-9]* B spill}}
-// PTXAS: OK attention_kernel/attention_kernel sm_80: {{[0-9]+}} registers, 33536 B smem
-// PTXAS: OK attention_kernel/attention_kernel sm_90: {{[0-9]+}} registers, 33536 B smem
+// PTXAS: OK attention_kernel/attention_kernel sm_80: {{[0-9]+}} registers, 34304 B smem
+// PTXAS: OK attention_kernel/attention_kernel sm_90: {{[0-9]+}} registers, 34304 B smem
 // PTXAS-NOT: attention_kernel_0
 
 // One kernel: cp.async tiles, mma.sync, exp (ex2), the f16 pairs stored.
@@ -35,17 +36,20 @@
 
 // NVGPU-LABEL: func.func @attention
 // NVGPU: gpu.launch
-// NVGPU-SAME: workgroup(%[[SMEM:.+]] : memref<33536xi8, #gpu.address_space<workgroup>>)
-// NVGPU: %[[TILE:.+]] = memref.view %[[SMEM]][%{{.+}}][] : memref<33536xi8, #gpu.address_space<workgroup>> to memref<64x130xf32, #gpu.address_space<workgroup>>
+// NVGPU-SAME: workgroup(%[[SMEM:.+]] : memref<34304xi8, #gpu.address_space<workgroup>>)
+// NVGPU: %[[TILE:.+]] = memref.view %[[SMEM]][%{{.+}}][] : memref<34304xi8, #gpu.address_space<workgroup>> to memref<64x130xf32, #gpu.address_space<workgroup>>
 // NVGPU: nvgpu.mma.sync
 // NVGPU: gpu.barrier
 // NVGPU: vector.store %{{.+}}, %[[TILE]][%{{.+}}, %{{.+}}] {alignment = 8 : i64} : memref<64x130xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 // NVGPU: gpu.barrier
-// NVGPU: %[[ROWS:.+]] = memref.view %[[SMEM]][%{{.+}}][] : memref<33536xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
+// NVGPU: %[[PARTS:.+]] = memref.view %[[SMEM]][%{{.+}}][] : memref<34304xi8, #gpu.address_space<workgroup>> to memref<2x128xf32, #gpu.address_space<workgroup>>
 // NVGPU: scf.for
 // NVGPU: arith.maxnumf
+// NVGPU: memref.store %{{.+}}, %[[PARTS]][%c0
+// NVGPU: gpu.barrier
+// NVGPU: arith.maxnumf
 // NVGPU: math.exp
-// NVGPU: memref.store %{{.+}}, %[[ROWS]]
+// NVGPU: memref.store %{{.+}}, %[[PARTS]][%c1
 // NVGPU: gpu.barrier
 // NVGPU: vector.load %{{.+}} {alignment = 8 : i64} : memref<64x130xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 // NVGPU: arith.divf

@@ -121,7 +121,8 @@ TEST(TensorCoreTilesTest, BatchesCountInTheGrid) {
 
 TEST(TensorCoreTilesTest, WholeRowsCoverTheRowsInOneBlock) {
   // The same scores with their softmax in the epilogue (rule 9): 128 wide
-  // blocks, whose f32 row tile (64 x 131 x 4 B) reuses the stages' bytes.
+  // blocks, whose f32 row tile (64 x 130 x 4 B and the partials) reuses the
+  // stages' bytes.
   MatmulTileProblem scores{/*m=*/128, /*n=*/128, /*k=*/64, /*elementBytes=*/2};
   scores.batch = 96;
   scores.wholeRows = true;
@@ -131,7 +132,9 @@ TEST(TensorCoreTilesTest, WholeRowsCoverTheRowsInOneBlock) {
     ASSERT_TRUE(rows) << name;
     EXPECT_TRUE(rows->wholeRows) << name;
     EXPECT_EQ(rows->blockN, 128) << name;
-    EXPECT_EQ(rows->rowTileBytes(), rows->blockM * 131 * 4) << name;
+    EXPECT_EQ(rows->rowTileBytes(),
+              (rows->blockM * 130 + 2 * rows->blockM * rows->rowParts()) * 4)
+        << name;
     EXPECT_LE(rows->kernelSharedBytes(2),
               tensorCoreSharedMemoryLimit(target(name)))
         << name;
@@ -139,7 +142,9 @@ TEST(TensorCoreTilesTest, WholeRowsCoverTheRowsInOneBlock) {
   std::optional<MatmulTileConfig> a100 =
       selectMatmulTiles(target("a100"), scores);
   EXPECT_EQ(a100->blockM, 64);
-  EXPECT_EQ(a100->kernelSharedBytes(2), 64 * 131 * 4);
+  // 4 warps: two threads per row, a partial maximum and sum each.
+  EXPECT_EQ(a100->rowParts(), 2);
+  EXPECT_EQ(a100->kernelSharedBytes(2), (64 * 130 + 2 * 128) * 4);
   EXPECT_FALSE(a100->needsDynamicSharedMemory(2));
   // Rows of 16 (bert_tiny): 16-wide blocks.
   MatmulTileProblem tiny{/*m=*/16, /*n=*/16, /*k=*/8, /*elementBytes=*/2};

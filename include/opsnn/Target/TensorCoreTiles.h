@@ -134,8 +134,8 @@ struct MatmulTileConfig {
   bool stagesBAsNK = false;
   /// The epilogue normalizes whole rows (a softmax over N <= BN): after
   /// the K loop the block's product goes to an f32 row tile of BM rows of
-  /// BN + kRowTilePad elements and BM row sums, in the shared memory the
-  /// stages used.
+  /// BN + kRowTilePad elements, in the shared memory the stages used, and
+  /// rowParts() threads share each row (a partial maximum and sum each).
   bool wholeRows = false;
 
   int64_t warpsM() const { return blockM / warpM; }
@@ -157,9 +157,17 @@ struct MatmulTileConfig {
   int64_t sharedBytesAllStages(int64_t elementBytes) const {
     return stages * sharedBytes(elementBytes);
   }
-  /// Bytes of the row tile and its row sums (0 without `wholeRows`).
+  /// With `wholeRows`, the threads that share each row of the row tile
+  /// (the threads over the rows, at least 1).
+  int64_t rowParts() const {
+    return std::max<int64_t>(1, numWarps() * 32 / blockM);
+  }
+  /// Bytes of the row tile and of its rows' parts' partial maxima and sums
+  /// (0 without `wholeRows`).
   int64_t rowTileBytes() const {
-    return wholeRows ? blockM * (blockN + kRowTilePad + 1) * 4 : 0;
+    return wholeRows
+               ? (blockM * (blockN + kRowTilePad) + 2 * blockM * rowParts()) * 4
+               : 0;
   }
   /// Bytes of shared memory of the kernel: the stages, or the row tile
   /// that reuses them after the K loop if it is larger.
@@ -256,10 +264,11 @@ int64_t selectStages(const MatmulTileConfig &config, int64_t k,
 ///     for the rounded-up sizes.
 ///  9. With `wholeRows` (a softmax over the rows in the epilogue), only
 ///     tiles with BN >= N are candidates (one block column), and the
-///     larger of the stages and the f32 row tile (BM x (BN + 2), and BM
-///     sums) must fit in the budget of rule 5: for attention's 128 x 128
-///     scores of 64-wide heads in FP16, 64 x 128 blocks of 2 stages (33.5
-///     KiB of row tile). No tile for N > 128: the softmax stays apart.
+///     larger of the stages and the f32 row tile (BM x (BN + 2), and two
+///     partials per thread sharing a row) must fit in the budget of rule 5: for
+///     attention's 128 x 128 scores of 64-wide heads in FP16, 64 x 128 blocks
+///     of 2 stages (33.5 KiB of row tile). No tile for N > 128: the softmax
+///     stays apart.
 std::optional<MatmulTileConfig>
 selectMatmulTiles(const TargetDescription &target,
                   const MatmulTileProblem &problem, int64_t stages = 0);

@@ -1765,12 +1765,13 @@ def GPUTensorCoreMatmulPass
     chain's f32 value, which nobody else reads. One block then covers whole
     rows (BN >= N; rule 9 of the tile heuristic, none for N > 128) and,
     after the K loop, stores its accumulators into an f32 row tile of
-    BM x (BN + 2) in the shared memory the stages used (and BM row sums);
-    each thread takes one row at a time: the generics before the softmax
-    applied in place, the maximum, exp(x - max) in place and their sum;
-    then the threads walk the tile in row-major order, two columns each,
-    and apply the generics after the softmax to x / sum, stored as the
-    elementwise epilogue stores. The scores never reach global memory in
+    BM x (BN + 2) in the shared memory the stages used; threads / BM
+    threads (at least one) share each row, each with every so many
+    columns: the generics before the softmax applied in place and the
+    part's maximum; after a barrier the row's maximum, exp(x - max) in
+    place and the part's sum; after another the threads walk the tile in
+    row-major order, two columns each, and apply the generics after the
+    softmax to x / sum, stored as the elementwise epilogue stores. The scores never reach global memory in
     f32. Without tiles that cover the rows (or for an INT8 GEMM), the
     softmax is left alone.
 

@@ -15,13 +15,16 @@
 // REF: e = np.exp(s - s.max(-1, keepdims=True))
 // REF: out1 = e / e.sum(-1, keepdims=True)
 // REF: out0 = ref.quantize(out1, np.float16)
-// TOL: 1e-5
+// (The kernel adds a row's exponentials in parts: a few f16 roundings of
+// P differ from the reference's, 4.9e-4 each.)
+// TOL: 1e-4
 
-// One kernel: its f32 row tile and row sums, then the rows' maxima and
-// sums (exp), then the normalized rows stored twice (f32 and f16).
+// One kernel: its f32 row tile and the row parts' partial maxima and sums,
+// then the rows' maxima and sums (exp), then the normalized rows stored
+// twice (f32 and f16).
 // CHECK-LABEL: IR Dump After GPUTensorCoreMatmulPass
 // CHECK: memref.alloc() : memref<{{[0-9]+}}x{{[0-9]+}}xf32>
-// CHECK: memref.alloc() : memref<{{[0-9]+}}xf32>
+// CHECK: memref.alloc() : memref<2x{{[0-9]+}}xf32>
 // CHECK: math.exp
 // CHECK: arith.divf
 // CHECK-NOT: linalg.softmax
