@@ -16,7 +16,11 @@
 //
 // The accumulator init (a fill of a constant) and the elementwise consumers
 // (bias, residual, activation, cast) of a matmul or convolution are folded
-// into the kernel: see TensorCoreEpilogue.cpp.
+// into the kernel: see TensorCoreEpilogue.cpp. A softmax over the columns
+// among them makes the block cover whole rows: the accumulators go to an
+// f32 row tile in shared memory after the K loop, and the block's threads
+// normalize its rows there (storeToRowTile, emitRowPartMaxima,
+// emitRowPartSums, emitNormalizedRows).
 //
 //===----------------------------------------------------------------------===//
 

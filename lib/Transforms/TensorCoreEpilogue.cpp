@@ -41,6 +41,13 @@
 // applies the same code to each 8-element row of a 16x8 fragment, so the
 // executed tests run the code the GPU uses.
 //
+// A softmax over the product's columns may sit in the chain (attention's
+// scores: scale, mask, softmax, cast): it needs whole rows, which one
+// fragment row never has, so the kernel (GPUTensorCoreMatmul.cpp) stages
+// the block's product in a shared-memory row tile and applies the stages
+// before the softmax (applyBeforeSoftmax) and after it (applyAfterSoftmax)
+// from there, with the same payload cloning as the per-fragment path.
+//
 //===----------------------------------------------------------------------===//
 
 #include "TensorCoreEpilogue.h"
