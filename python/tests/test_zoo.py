@@ -40,14 +40,10 @@ def test_transformer_through_emulated_gpu_kernels(name, tmp_path):
     assert max(errors) > 1e-6, "TF32 rounding did not show: not the emulated kernels?"
 
 
-# The tensor-core pipeline fuses each layer's Q, K and V projections (three
-# GEMMs on one input, constant weights) into one GEMM whose epilogue adds
-# the three biases (--opsnn-fuse-sibling-contractions): bert_tiny's two
-# layers lose two GEMM kernels each, and every kernel left with mma.sync
-# stays one (Q K^T and P V read Q, K and V as strided views of the fused
-# output instead of falling back to the generic path).
-@pytest.mark.parametrize("precision", ["tf32", "mixed-fp16"])
-def test_bert_qkv_projections_fuse_into_one_gemm(precision, tmp_path):
+def _bert_tiny_kernels(precision, option, tmp_path):
+    """bert_tiny imported from ONNX and lowered by the tensor-core pipeline
+    (TF32, or mixed-fp16 after --opsnn-optimize) with the pipeline option
+    `option` true and false: each way, the PTX of every kernel."""
     from opsnn import api
     from opsnn.tools import run_tool
     path = zoo.build("bert_tiny", tmp_path)
@@ -57,13 +53,25 @@ def test_bert_qkv_projections_fuse_into_one_gemm(precision, tmp_path):
     first = ("opsnn-optimize{target=a100 precision=mixed-fp16},"
              if precision == "mixed-fp16" else "")
     tf32 = " tensor-core-tf32=true" if precision == "tf32" else ""
-    counts = {}
-    for fuse in ("true", "false"):
+    binaries = {}
+    for value in ("true", "false"):
         pipeline = (f"builtin.module({first}opsnn-lower-to-nvvm{{chip=sm_80 format=ptx "
-                    f"tensor-cores=true{tf32} tensor-core-fuse-siblings={fuse}}})")
+                    f"tensor-cores=true{tf32} {option}={value}}})")
         lowered = run_tool("ops-nn-opt", [src, f"--pass-pipeline={pipeline}"], "lowering")
-        binaries = lowered.split("gpu.binary @")[1:]
-        counts[fuse] = (len(binaries), sum("mma.sync" in b for b in binaries))
+        binaries[value] = lowered.split("gpu.binary @")[1:]
+    return binaries
+
+
+# The tensor-core pipeline fuses each layer's Q, K and V projections (three
+# GEMMs on one input, constant weights) into one GEMM whose epilogue adds
+# the three biases (--opsnn-fuse-sibling-contractions): bert_tiny's two
+# layers lose two GEMM kernels each, and every kernel left with mma.sync
+# stays one (Q K^T and P V read Q, K and V as strided views of the fused
+# output instead of falling back to the generic path).
+@pytest.mark.parametrize("precision", ["tf32", "mixed-fp16"])
+def test_bert_qkv_projections_fuse_into_one_gemm(precision, tmp_path):
+    binaries = _bert_tiny_kernels(precision, "tensor-core-fuse-siblings", tmp_path)
+    counts = {fuse: (len(b), sum("mma.sync" in k for k in b)) for fuse, b in binaries.items()}
     kernels, mma = counts["false"]
     assert counts["true"] == (kernels - 4, mma - 4), counts
 
@@ -75,21 +83,8 @@ def test_bert_qkv_projections_fuse_into_one_gemm(precision, tmp_path):
 # two scores kernels now both multiply with mma.sync and take exponentials.
 @pytest.mark.parametrize("precision", ["tf32", "mixed-fp16"])
 def test_bert_softmax_runs_in_the_scores_kernel(precision, tmp_path):
-    from opsnn import api
-    from opsnn.tools import run_tool
-    path = zoo.build("bert_tiny", tmp_path)
-    mlir, _ = api._load_source(str(path))
-    src = tmp_path / "model.mlir"
-    src.write_text(mlir)
-    first = ("opsnn-optimize{target=a100 precision=mixed-fp16},"
-             if precision == "mixed-fp16" else "")
-    tf32 = " tensor-core-tf32=true" if precision == "tf32" else ""
-    binaries = {}
-    for fuse in ("true", "false"):
-        pipeline = (f"builtin.module({first}opsnn-lower-to-nvvm{{chip=sm_80 format=ptx "
-                    f"tensor-cores=true{tf32} tensor-core-fuse-softmax={fuse}}})")
-        lowered = run_tool("ops-nn-opt", [src, f"--pass-pipeline={pipeline}"], "lowering")
-        binaries[fuse] = lowered.split("gpu.binary @")[1:]
+    binaries = _bert_tiny_kernels(precision, "tensor-core-fuse-softmax", tmp_path)
+
     def exp_after_mma(fuse):   # the FFN's GELU (erf) takes exponentials too
         return sum("mma.sync" in b and "ex2.approx" in b for b in binaries[fuse])
     assert exp_after_mma("true") == exp_after_mma("false") + 2
