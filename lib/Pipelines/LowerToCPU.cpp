@@ -59,7 +59,7 @@ void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
     tensorCores.allowTF32 = options.emulateTensorCoreTF32;
     tensorCores.fuseSoftmax = options.emulateTensorCoreFuseSoftmax;
     pm.addNestedPass<func::FuncOp>(createGPUTensorCoreMatmulPass(tensorCores));
-    addTensorCoreLeftoversStage(pm);
+    addTensorCoreLeftoversStage(pm, /*gpuHostBuffers=*/false);
   }
   if (options.emulateWarpReductions) {
     GPUWarpReducePassOptions warpReduce;

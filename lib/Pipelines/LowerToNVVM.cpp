@@ -144,7 +144,7 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
     tensorCores.fuseSoftmax = options.tensorCoreFuseSoftmax;
     tensorCores.targetName = tensorCoreTarget;
     pm.addNestedPass<func::FuncOp>(createGPUTensorCoreMatmulPass(tensorCores));
-    addTensorCoreLeftoversStage(pm);
+    addTensorCoreLeftoversStage(pm, /*gpuHostBuffers=*/true);
   }
 
   if (options.warpReductions) {

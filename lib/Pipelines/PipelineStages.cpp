@@ -43,8 +43,15 @@ void mlir::opsnn::addLowerToLinalgStage(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
 }
 
-void mlir::opsnn::addTensorCoreLeftoversStage(OpPassManager &pm) {
+void mlir::opsnn::addTensorCoreLeftoversStage(OpPassManager &pm,
+                                              bool gpuHostBuffers) {
   pm.addPass(createDecomposeAggregatedOpsPass());
+  // Its row buffers where the kernels can read them.
+  if (gpuHostBuffers) {
+    GPUHostBuffersPassOptions allocations;
+    allocations.allocationsOnly = true;
+    pm.addPass(createGPUHostBuffersPass(allocations));
+  }
 }
 
 void mlir::opsnn::addTensorCoreConvLayoutStage(OpPassManager &pm,

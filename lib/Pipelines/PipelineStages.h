@@ -31,8 +31,10 @@ void addLowerToLinalgStage(OpPassManager &pm, bool fuseNarrowingCasts = true,
 
 /// Right after the tensor-core kernels (--opsnn-gpu-tensor-core-matmul) of
 /// the tensor-core pipelines: the softmaxes addLowerToLinalgStage kept and
-/// no kernel absorbed, decomposed on buffers.
-void addTensorCoreLeftoversStage(OpPassManager &pm);
+/// no kernel absorbed, decomposed on buffers; with `gpuHostBuffers` (the
+/// GPU pipeline, after --opsnn-gpu-host-buffers) their row buffers in
+/// managed memory.
+void addTensorCoreLeftoversStage(OpPassManager &pm, bool gpuHostBuffers);
 
 /// Before addLowerToLinalgStage in the tensor-core pipelines (GPU and its
 /// CPU emulation): NCHW convolutions the tensor-core kernel takes in NHWC

@@ -34,13 +34,17 @@ static void createDeallocAndWait(OpBuilder &b, Location loc, Value memref) {
 namespace {
 struct GPUHostBuffersPass
     : opsnn::impl::GPUHostBuffersPassBase<GPUHostBuffersPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
-      registerArguments(func);
+      if (!allocationsOnly)
+        registerArguments(func);
       moveAllocationsToManagedMemory(func);
-      copyGlobalsToManagedMemory(func);
+      if (!allocationsOnly)
+        copyGlobalsToManagedMemory(func);
     }
   }
 

@@ -45,3 +45,23 @@ func.func @constant(%i: index) -> f32 {
   %v = memref.load %g[%i] : memref<2xf32>
   return %v : f32
 }
+
+// -----
+
+// allocations-only (a second run): the host allocations move, nothing is
+// registered again.
+// RUN: ops-nn-opt %s --split-input-file --opsnn-gpu-host-buffers=allocations-only | FileCheck %s --check-prefix=ALLOC
+// ALLOC-LABEL: func @late_allocation
+// ALLOC-NOT: gpu.host_register
+// ALLOC: %[[M:.+]] = gpu.alloc  host_shared () : memref<16xf32>
+// ALLOC: linalg.fill {{.*}} outs(%[[M]] : memref<16xf32>)
+// ALLOC: gpu.dealloc async [%{{.+}}] %[[M]] : memref<16xf32>
+// ALLOC-NOT: gpu.host_unregister
+func.func @late_allocation(%x: memref<16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %m = memref.alloc() : memref<16xf32>
+  linalg.fill ins(%zero : f32) outs(%m : memref<16xf32>)
+  memref.copy %m, %x : memref<16xf32> to memref<16xf32>
+  memref.dealloc %m : memref<16xf32>
+  return
+}

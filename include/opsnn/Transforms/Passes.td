@@ -126,7 +126,16 @@ def GPUHostBuffersPass : Pass<"opsnn-gpu-host-buffers", "::mlir::ModuleOp"> {
 
     Results are returned in managed memory: callers free them with the
     runtime's `opsnnCudaFree` (ops-nn-run does).
+
+    With `allocations-only` only the host allocations and deallocations
+    move (the arguments are registered once): a second run for what later
+    passes allocate on the host side (the decomposition of a softmax that
+    the tensor-core kernel left, whose row buffer its kernels read).
   }];
+  let options = [
+    Option<"allocationsOnly", "allocations-only", "bool", /*default=*/"false",
+           "Only move host allocations to managed memory (a second run)">,
+  ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect"];
 }
