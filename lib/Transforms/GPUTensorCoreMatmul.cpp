@@ -1281,6 +1281,9 @@ static std::pair<Value, Value> rowTileViews(KernelBuilder &kb, OpBuilder &b,
 /// The kernel as a gpu.launch (shared tiles as workgroup attributions).
 /// With a softmax in the epilogue it ends with the accumulators in the row
 /// tile, in the shared-memory bytes `rowBuffer`, for emitWholeRowsEpilogue.
+/// The row tile overwrites the stages: after the K loop no copy is in
+/// flight (the last S-1 iterations commit empty groups; synchronous
+/// stores are done), so one barrier after the last compute suffices.
 ///
 /// The K loop is a software pipeline of S = cfg.stages shared-memory stages,
 /// step k (K offset k0 = k * BK) living in stage k mod S:
