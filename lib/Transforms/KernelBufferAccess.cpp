@@ -7,6 +7,7 @@
 #include "KernelBufferAccess.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -122,9 +123,11 @@ BufferAccess BufferAccessAnalysis::accessOf(Operation *op, Value buffer) {
         record(instance.getEffect(), instance.getValue());
       return WalkResult::advance();
     }
+    // nvvm.mma.sync (a BF16 fragment product: rewriteBF16MmaSync) works on
+    // registers only, but declares no effects.
     if (nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
         isa<gpu::BarrierOp, nvgpu::DeviceAsyncCreateGroupOp,
-            nvgpu::DeviceAsyncWaitOp>(nested))
+            nvgpu::DeviceAsyncWaitOp, NVVM::MmaOp>(nested))
       return WalkResult::advance();
     if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(nested)) {
       record(MemoryEffects::Read::get(), copy.getSrc());
