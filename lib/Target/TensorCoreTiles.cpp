@@ -6,10 +6,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "opsnn/Target/TensorCoreTiles.h"
-
 #include "opsnn/Target/TargetDescription.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 
 using namespace mlir::opsnn;
@@ -138,6 +140,16 @@ mlir::opsnn::selectMatmulTiles(const TargetDescription &target,
   static constexpr int64_t kBlockTiles[][2] = {
       {128, 128}, {128, 64}, {64, 128}, {64, 64}, {64, 32}, {32, 64},
       {32, 32},   {32, 16},  {16, 32},  {16, 16}, {16, 8}};
+  // Rule 9: whole rows of up to 256 columns (ViT-B's 197 tokens, BERT at
+  // sequence 256) in blocks of few rows, before the others.
+  static constexpr int64_t kWideRowTiles[][2] = {
+      {64, 256}, {32, 256}, {16, 256}};
+  SmallVector<std::array<int64_t, 2>> tiles;
+  if (problem.wholeRows)
+    for (const auto &tile : kWideRowTiles)
+      tiles.push_back({tile[0], tile[1]});
+  for (const auto &tile : kBlockTiles)
+    tiles.push_back({tile[0], tile[1]});
   int64_t smemLimit = tensorCoreSharedMemoryLimit(target);
   std::optional<TensorCoreISA> isa = getTensorCoreISA(target);
   int64_t maxStages = isa ? isa->maxStages() : 3;
@@ -147,7 +159,7 @@ mlir::opsnn::selectMatmulTiles(const TargetDescription &target,
   int64_t bestBlocks = 0, bestPadded = 0;
   // Rule 6: nearly exact tiles first; any tile when none of them fits.
   for (bool nearlyExact : {true, false}) {
-    for (const auto &tile : kBlockTiles) {
+    for (const auto &tile : tiles) {
       if (!tileFits(m, tile[0], raggedM, nearlyExact) ||
           !tileFits(n, tile[1], raggedN, nearlyExact) ||
           (problem.wholeRows && tile[1] < n))

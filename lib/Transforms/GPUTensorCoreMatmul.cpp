@@ -1899,7 +1899,7 @@ struct GPUTensorCoreMatmulPass
                             cfg)))
         return signalPassFailure();
       if (!cfg && mm->epilogue.softmax) {
-        // No block covers whole rows (N > 128): the softmax stays apart.
+        // No block covers whole rows (N > 256): the softmax stays apart.
         LLVM_DEBUG(llvm::dbgs() << "no tiles cover rows of " << mm->n
                                 << ": softmax not fused\n");
         mm = match(false);

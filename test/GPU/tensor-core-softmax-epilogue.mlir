@@ -3,7 +3,7 @@
 // see tensor-core-softmax.mlir for the kernel itself). Fused: the softmax
 // right after the product. Apart: its input is read elsewhere, it runs
 // over another dimension than the GEMM's columns, the rows are wider than
-// any block, an INT8 GEMM (i32 accumulators), an f16 softmax.
+// any block (512), an INT8 GEMM (i32 accumulators), an f16 softmax.
 // RUN: ops-nn-opt %s --split-input-file --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul --canonicalize | FileCheck %s
 
 // CHECK-LABEL: func.func @softmax_first
@@ -75,19 +75,19 @@ func.func @other_dimension(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>) -> tens
 
 // -----
 
-// Rows of 256: no block is that wide (rule 9 of the tile heuristic).
+// Rows of 512: no block is that wide (rule 9 of the tile heuristic).
 // CHECK-LABEL: func.func @wide_rows
 // CHECK: gpu.launch
 // CHECK: gpu.terminator
 // CHECK: linalg.softmax dimension(1)
-func.func @wide_rows(%a: tensor<64x32xf16>, %b: tensor<32x256xf16>) -> tensor<64x256xf32> {
+func.func @wide_rows(%a: tensor<64x32xf16>, %b: tensor<32x512xf16>) -> tensor<64x512xf32> {
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<64x256xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x256xf32>) -> tensor<64x256xf32>
-  %s = linalg.matmul ins(%a, %b : tensor<64x32xf16>, tensor<32x256xf16>) outs(%f : tensor<64x256xf32>) -> tensor<64x256xf32>
-  %e2 = tensor.empty() : tensor<64x256xf32>
-  %p = linalg.softmax dimension(1) ins(%s : tensor<64x256xf32>) outs(%e2 : tensor<64x256xf32>) -> tensor<64x256xf32>
-  return %p : tensor<64x256xf32>
+  %e = tensor.empty() : tensor<64x512xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x512xf32>) -> tensor<64x512xf32>
+  %s = linalg.matmul ins(%a, %b : tensor<64x32xf16>, tensor<32x512xf16>) outs(%f : tensor<64x512xf32>) -> tensor<64x512xf32>
+  %e2 = tensor.empty() : tensor<64x512xf32>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<64x512xf32>) outs(%e2 : tensor<64x512xf32>) -> tensor<64x512xf32>
+  return %p : tensor<64x512xf32>
 }
 
 // -----

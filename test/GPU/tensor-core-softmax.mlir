@@ -20,6 +20,10 @@
 // PTXAS: OK attention_kernel/attention_kernel sm_80: {{[0-9]+}} registers, 34304 B smem
 // PTXAS: OK attention_kernel/attention_kernel sm_90: {{[0-9]+}} registers, 34304 B smem
 // PTXAS-NOT: attention_kernel_0
+// ViT-B's 197 tokens: one kernel of 256-wide blocks.
+// PTXAS: OK vit_scores_kernel/vit_scores_kernel sm_80
+// PTXAS: OK vit_scores_kernel/vit_scores_kernel sm_90
+// PTXAS-NOT: vit_scores_kernel_0
 
 // One kernel: cp.async tiles, mma.sync, exp (ex2), the f16 pairs stored.
 // PTX-LABEL: gpu.binary @attention_kernel
@@ -27,7 +31,7 @@
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // PTX: ex2.approx
 // PTX: st.global.b32
-// PTX-NOT: gpu.binary
+// PTX-NOT: gpu.binary @attention_kernel_0
 
 // The softmax apart: the scores' kernel, then the softmax's (a warp per
 // row).
@@ -104,4 +108,41 @@ func.func @attention(%q: tensor<2x4x128x64xf16>, %k: tensor<2x4x128x64xf16>,
     linalg.yield %h : f16
   } -> tensor<2x4x128x128xf16>
   return %p : tensor<2x4x128x128xf16>
+}
+
+// ViT-B/16's scores, 2 heads of 197 tokens (see
+// Integration/CPU/tensor-core-softmax-vit-emulated.mlir).
+#hid = affine_map<(h, i, j) -> (h, i, j)>
+func.func @vit_scores(%q: tensor<2x197x64xf16>, %k: tensor<2x197x64xf16>) -> tensor<2x197x197xf16> {
+  %zero = arith.constant 0.0 : f32
+  %scale = arith.constant 0.125 : f32
+  %e0 = tensor.empty() : tensor<2x197x197xf32>
+  %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x197x197xf32>) -> tensor<2x197x197xf32>
+  %scores = linalg.generic {indexing_maps = [affine_map<(h, i, j, k) -> (h, i, k)>, affine_map<(h, i, j, k) -> (h, j, k)>, affine_map<(h, i, j, k) -> (h, i, j)>],
+                            iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<2x197x64xf16>, tensor<2x197x64xf16>) outs(%f0 : tensor<2x197x197xf32>) {
+  ^bb0(%a: f16, %b: f16, %acc: f32):
+    %a32 = arith.extf %a : f16 to f32
+    %b32 = arith.extf %b : f16 to f32
+    %m = arith.mulf %a32, %b32 : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x197x197xf32>
+  %e1 = tensor.empty() : tensor<2x197x197xf32>
+  %scaled = linalg.generic {indexing_maps = [#hid, #hid], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%scores : tensor<2x197x197xf32>) outs(%e1 : tensor<2x197x197xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    %x = arith.mulf %s, %scale : f32
+    linalg.yield %x : f32
+  } -> tensor<2x197x197xf32>
+  %e2 = tensor.empty() : tensor<2x197x197xf32>
+  %probs = linalg.softmax dimension(2) ins(%scaled : tensor<2x197x197xf32>) outs(%e2 : tensor<2x197x197xf32>) -> tensor<2x197x197xf32>
+  %e3 = tensor.empty() : tensor<2x197x197xf16>
+  %p = linalg.generic {indexing_maps = [#hid, #hid], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%probs : tensor<2x197x197xf32>) outs(%e3 : tensor<2x197x197xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %h = arith.truncf %x : f32 to f16
+    linalg.yield %h : f16
+  } -> tensor<2x197x197xf16>
+  return %p : tensor<2x197x197xf16>
 }

@@ -154,8 +154,17 @@ TEST(TensorCoreTilesTest, WholeRowsCoverTheRowsInOneBlock) {
       selectMatmulTiles(target("a100"), tiny);
   ASSERT_TRUE(small);
   EXPECT_EQ(small->blockN, 16);
-  // No block is 256 wide: the softmax stays apart.
-  scores.n = 256;
+  // ViT-B/16's 197 tokens (12 heads x batch 8): 256-wide blocks.
+  MatmulTileProblem vit{/*m=*/197, /*n=*/197, /*k=*/64, /*elementBytes=*/2};
+  vit.batch = 96;
+  vit.wholeRows = vit.raggedM = vit.raggedN = vit.anyN = true;
+  std::optional<MatmulTileConfig> wide = selectMatmulTiles(target("a100"), vit);
+  ASSERT_TRUE(wide);
+  EXPECT_EQ(wide->blockN, 256);
+  EXPECT_LE(wide->kernelSharedBytes(2),
+            tensorCoreSharedMemoryLimit(target("a100")));
+  // No block is 512 wide: the softmax stays apart.
+  scores.n = 512;
   EXPECT_FALSE(selectMatmulTiles(target("a100"), scores));
 }
 

@@ -164,7 +164,7 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
   PassOptions::Option<bool> tensorCoreFuseSoftmax{
       *this, "tensor-core-fuse-softmax",
       llvm::cl::desc("With tensor-cores: a softmax over a GEMM's columns "
-                     "(attention's scores, N <= 128) runs in the GEMM's "
+                     "(attention's scores, N <= 256) runs in the GEMM's "
                      "kernel, on whole rows in shared memory"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> vectorizeAccesses{

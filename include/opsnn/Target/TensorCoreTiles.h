@@ -263,12 +263,13 @@ int64_t selectStages(const MatmulTileConfig &config, int64_t k,
 ///     element) K and N may be any size; the tiles follow rules 1-7 as
 ///     for the rounded-up sizes.
 ///  9. With `wholeRows` (a softmax over the rows in the epilogue), only
-///     tiles with BN >= N are candidates (one block column), and the
-///     larger of the stages and the f32 row tile (BM x (BN + 2), and two
-///     partials per thread sharing a row) must fit in the budget of rule 5: for
-///     attention's 128 x 128 scores of 64-wide heads in FP16, 64 x 128 blocks
-///     of 2 stages (33.5 KiB of row tile). No tile for N > 128: the softmax
-///     stays apart.
+///     tiles with BN >= N are candidates (one block column), 64x256,
+///     32x256 and 16x256 first, then those of rule 1, and the larger of
+///     the stages and the f32 row tile (BM x (BN + 2), and two partials
+///     per thread sharing a row) must fit in the budget of rule 5: for
+///     attention's 128 x 128 scores of 64-wide heads in FP16, 64 x 128
+///     blocks of 2 stages (33.5 KiB of row tile); ViT-B's 197 tokens take
+///     256-wide blocks. No tile for N > 256: the softmax stays apart.
 std::optional<MatmulTileConfig>
 selectMatmulTiles(const TargetDescription &target,
                   const MatmulTileProblem &problem, int64_t stages = 0);

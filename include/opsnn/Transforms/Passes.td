@@ -1772,7 +1772,7 @@ def GPUTensorCoreMatmulPass
     alone is the GEMM's columns (attention's scores Q K^T: scaled, maybe
     masked, normalized over the keys, then cast to f16 for P V), on the
     chain's f32 value, which nobody else reads. One block then covers whole
-    rows (BN >= N; rule 9 of the tile heuristic, none for N > 128) and,
+    rows (BN >= N; rule 9 of the tile heuristic, none for N > 256) and,
     after the K loop, stores its accumulators into an f32 row tile of
     BM x (BN + 2) in the shared memory the stages used; threads / BM
     threads (at least one) share each row, each with every so many

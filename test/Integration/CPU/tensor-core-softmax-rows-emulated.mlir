@@ -2,7 +2,7 @@
 // CPU against NumPy) where the rows are awkward: M = 17 and N = 17 (a
 // ragged M, an odd N: B copied element by element, the normalized rows
 // walked one column per thread), the probabilities returned in f32 with
-// no stage after the softmax. Then N = 136, wider than any block: the
+// no stage after the softmax. Then N = 264, wider than any block: the
 // softmax stays apart and is decomposed on buffers after the kernel.
 // RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-tensor-core-matmul=a100}" %s
 // RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-tensor-core-matmul=t4}" %s
@@ -23,7 +23,7 @@
 // The wide rows: the kernel stores the product, the softmax follows on
 // buffers until the decomposition after the kernels.
 // WIDE-LABEL: IR Dump After GPUTensorCoreMatmulPass
-// WIDE: linalg.softmax dimension(1) ins(%{{.+}} : memref<16x136xf32>)
+// WIDE: linalg.softmax dimension(1) ins(%{{.+}} : memref<16x264xf32>)
 // WIDE-LABEL: IR Dump After DecomposeAggregatedOpsPass
 // WIDE-NOT: linalg.softmax
 // WIDE: arith.maxnumf
