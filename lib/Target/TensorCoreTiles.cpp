@@ -140,16 +140,16 @@ mlir::opsnn::selectMatmulTiles(const TargetDescription &target,
   static constexpr int64_t kBlockTiles[][2] = {
       {128, 128}, {128, 64}, {64, 128}, {64, 64}, {64, 32}, {32, 64},
       {32, 32},   {32, 16},  {16, 32},  {16, 16}, {16, 8}};
-  // Rule 9: whole rows of up to 256 columns (ViT-B's 197 tokens, BERT at
-  // sequence 256) in blocks of few rows, before the others.
+  // Rule 9: whole rows in blocks of few rows, after the others: 128
+  // columns, then up to 256 (ViT-B's 197 tokens, BERT at sequence 256).
   static constexpr int64_t kWideRowTiles[][2] = {
-      {64, 256}, {32, 256}, {16, 256}};
+      {32, 128}, {16, 128}, {64, 256}, {32, 256}, {16, 256}};
   SmallVector<std::array<int64_t, 2>> tiles;
+  for (const auto &tile : kBlockTiles)
+    tiles.push_back({tile[0], tile[1]});
   if (problem.wholeRows)
     for (const auto &tile : kWideRowTiles)
       tiles.push_back({tile[0], tile[1]});
-  for (const auto &tile : kBlockTiles)
-    tiles.push_back({tile[0], tile[1]});
   int64_t smemLimit = tensorCoreSharedMemoryLimit(target);
   std::optional<TensorCoreISA> isa = getTensorCoreISA(target);
   int64_t maxStages = isa ? isa->maxStages() : 3;

@@ -163,6 +163,14 @@ TEST(TensorCoreTilesTest, WholeRowsCoverTheRowsInOneBlock) {
   EXPECT_EQ(wide->blockN, 256);
   EXPECT_LE(wide->kernelSharedBytes(2),
             tensorCoreSharedMemoryLimit(target("a100")));
+  // Rows of 100 (ragged: no tile within an eighth) keep 128-wide blocks.
+  MatmulTileProblem hundred{/*m=*/4096, /*n=*/100, /*k=*/64,
+                            /*elementBytes=*/2};
+  hundred.wholeRows = hundred.raggedM = hundred.raggedN = hundred.anyN = true;
+  std::optional<MatmulTileConfig> narrow =
+      selectMatmulTiles(target("a100"), hundred);
+  ASSERT_TRUE(narrow);
+  EXPECT_EQ(narrow->blockN, 128);
   // No block is 512 wide: the softmax stays apart.
   scores.n = 512;
   EXPECT_FALSE(selectMatmulTiles(target("a100"), scores));

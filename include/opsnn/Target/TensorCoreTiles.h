@@ -263,8 +263,9 @@ int64_t selectStages(const MatmulTileConfig &config, int64_t k,
 ///     element) K and N may be any size; the tiles follow rules 1-7 as
 ///     for the rounded-up sizes.
 ///  9. With `wholeRows` (a softmax over the rows in the epilogue), only
-///     tiles with BN >= N are candidates (one block column), 64x256,
-///     32x256 and 16x256 first, then those of rule 1, and the larger of
+///     tiles with BN >= N are candidates (one block column), those of
+///     rule 1, then 32x128, 16x128, 64x256, 32x256 and 16x256 (rows of
+///     up to 128 keep 128-wide blocks), and the larger of
 ///     the stages and the f32 row tile (BM x (BN + 2), and two partials
 ///     per thread sharing a row) must fit in the budget of rule 5: for
 ///     attention's 128 x 128 scores of 64-wide heads in FP16, 64 x 128
