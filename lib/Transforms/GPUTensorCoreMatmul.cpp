@@ -560,10 +560,7 @@ public:
             b, loc, e, vector::BroadcastOp::create(b, loc, type, sum));
         ep.applyAfterSoftmax(b, loc, normalized, epilogueRow(row), col);
       };
-      if (raggedM())
-        ifBelow(row, mm.m, rowBody);
-      else
-        rowBody();
+      ifRowBelowM(row, rowBody);
     });
   }
 
@@ -691,10 +688,7 @@ private:
           });
         });
       };
-      if (raggedM())
-        ifBelow(rowR, mm.m, storeRow);
-      else
-        storeRow();
+      ifRowBelowM(rowR, storeRow);
     });
   }
 
@@ -739,10 +733,7 @@ private:
       Value r = div(slot, parts), part = rem(slot, parts);
       Value row = add(bm0, r);
       auto rowBody = [&] { body(slot, r, part, row); };
-      if (raggedM())
-        ifBelow(row, mm.m, rowBody);
-      else
-        rowBody();
+      ifRowBelowM(row, rowBody);
     });
   }
 
@@ -774,6 +765,14 @@ private:
           scf::YieldOp::create(b, loc, body(col, carried.front()));
         });
     return loop.getResult(0);
+  }
+
+  /// Emits `body` for `row`, under `scf.if row < M` when M is ragged.
+  void ifRowBelowM(Value row, llvm::function_ref<void()> body) {
+    if (raggedM())
+      ifBelow(row, mm.m, body);
+    else
+      body();
   }
 
   /// Emits `body` under `scf.if index < bound`.
@@ -1617,14 +1616,20 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
                                           kb.add(bn0, origins[w].second)));
           }
           // Every thread's copies of the K step at k0 into `stage`.
-          auto copyStep = [&](Value k0, Value stage) {
+          // `body` for every thread of the block, in turn.
+          auto eachThread = [&](llvm::function_ref<void(Value)> body) {
             scf::ForOp::create(
                 b, loc, c0, kb.cst(kb.numThreads()), c1, ValueRange{},
                 [&](OpBuilder &, Location, Value tid, ValueRange) {
-                  kb.emitCopies(tid, bm0, bn0, k0, stage, sA, sB);
-                  kb.storePendingCopies();
+                  body(tid);
                   scf::YieldOp::create(b, loc);
                 });
+          };
+          auto copyStep = [&](Value k0, Value stage) {
+            eachThread([&](Value tid) {
+              kb.emitCopies(tid, bm0, bn0, k0, stage, sA, sB);
+              kb.storePendingCopies();
+            });
           };
           int64_t stages = cfg.stages;
           for (int64_t s = 0; s + 1 < stages && s * cfg.blockK < mm.k; ++s)
@@ -1682,16 +1687,8 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
               kb.storeAccumulators(results, kb.add(bm0, origins[w].first),
                                    kb.add(bn0, origins[w].second));
           }
-          // The GPU's barriers: every thread's rows, then every thread's
-          // columns.
-          auto eachThread = [&](llvm::function_ref<void(Value)> body) {
-            scf::ForOp::create(
-                b, loc, c0, kb.cst(kb.numThreads()), c1, ValueRange{},
-                [&](OpBuilder &, Location, Value tid, ValueRange) {
-                  body(tid);
-                  scf::YieldOp::create(b, loc);
-                });
-          };
+          // The GPU's barriers: every thread's row parts (maxima, then
+          // sums), then every thread's columns.
           if (rowTile) {
             eachThread([&](Value tid) {
               kb.emitRowPartMaxima(tid, bm0, rowTile, rowPartials);

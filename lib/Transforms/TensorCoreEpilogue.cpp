@@ -101,6 +101,7 @@ private:
   FailureOr<EpilogueOperand> gemmView(Value v, AffineMap map,
                                       bool partialRows = false);
   bool canMoveAcross(ArrayRef<linalg::GenericOp> stages, Operation *last);
+  SmallVector<Value> kernelBuffers(ArrayRef<linalg::GenericOp> stages);
   SmallVector<Operation *> chainOps(ArrayRef<linalg::GenericOp> stages);
   SmallVector<bool> storedOutputs(ArrayRef<linalg::GenericOp> stages);
   bool storesSoftmaxOutput(ArrayRef<linalg::GenericOp> stages);
@@ -510,6 +511,22 @@ bool EpilogueMatcher::canMoveAcross(ArrayRef<linalg::GenericOp> stages,
   return true;
 }
 
+/// What the kernel of the matmul and `stages` reads or writes: A, B, C,
+/// the softmax's output and the stages' outputs and other operands
+/// (`current`, C or the last stage's output, among them).
+SmallVector<Value>
+EpilogueMatcher::kernelBuffers(ArrayRef<linalg::GenericOp> stages) {
+  SmallVector<Value> buffers = {matmul.getDpsInputs()[0],
+                                matmul.getDpsInputs()[1], c};
+  if (ep.softmax)
+    buffers.push_back(ep.softmax.getOutput());
+  for (linalg::GenericOp s : stages) {
+    buffers.push_back(outputOf(s));
+    llvm::append_range(buffers, s.getDpsInputs());
+  }
+  return buffers;
+}
+
 FailureOr<AffineMap> EpilogueMatcher::accept(linalg::GenericOp stage,
                                              ArrayRef<linalg::GenericOp> stages,
                                              Value current,
@@ -538,15 +555,7 @@ FailureOr<AffineMap> EpilogueMatcher::accept(linalg::GenericOp stage,
   // Every block writes its tile of the output while others still read A, B
   // and the operands of the stages: no overlap.
   if (out != current) {
-    SmallVector<Value> others = {matmul.getDpsInputs()[0],
-                                 matmul.getDpsInputs()[1], c};
-    if (ep.softmax)
-      others.push_back(ep.softmax.getOutput());
-    for (linalg::GenericOp s : stages) {
-      others.push_back(outputOf(s));
-      llvm::append_range(others, s.getDpsInputs());
-    }
-    for (Value v : others)
+    for (Value v : kernelBuffers(stages))
       if (isa<MemRefType>(v.getType()) && mayAlias(v, out)) {
         LLVM_DEBUG(llvm::dbgs() << "consumer not fused: its output overlaps "
                                    "an operand of the kernel\n");
@@ -588,13 +597,7 @@ bool EpilogueMatcher::acceptSoftmax(linalg::SoftmaxOp softmax,
     return reject("not an f32 identity-layout buffer of the product's shape");
   // Every block writes its rows while others still read A, B and the
   // stages' operands.
-  SmallVector<Value> others = {matmul.getDpsInputs()[0],
-                               matmul.getDpsInputs()[1], c, current};
-  for (linalg::GenericOp s : stages) {
-    others.push_back(outputOf(s));
-    llvm::append_range(others, s.getDpsInputs());
-  }
-  for (Value v : others)
+  for (Value v : kernelBuffers(stages))
     if (isa<MemRefType>(v.getType()) && mayAlias(v, out))
       return reject("its output overlaps an operand of the kernel");
   FailureOr<EpilogueOperand> view =
