@@ -266,7 +266,7 @@ def depthwise_case(name, group, n, h, w, c, k, stride, layout="nhwc", elem="f16"
 
 def gemm_case(name, group, m, k, n, epilogue=None, elem="f16", b_layout="kn"):
     """A GEMM; B stored [k, n] ("kn") or [n, k] ("nk": a weight stored
-    [out, in], what --opsnn-transpose-int8-weights makes of a constant one;
+    [out, in], what --opsnn-transpose-byte-weights makes of a constant one;
     a linalg.generic contraction)."""
     dt, out = NP_DTYPE[elem], OUT_DTYPE.get(elem, np.float32)
     inputs = [((m, k), dt), ((k, n) if b_layout == "kn" else (n, k), dt)]
@@ -484,7 +484,7 @@ def all_cases():
         gemm_case("bert_ffn1_tf32", "dtypes", M, 768, 3072, elem="tf32"),
         gemm_case("bert_ffn1_int8", "dtypes", M, 768, 3072, elem="i8"),
         # Its weight stored [out, in] (a constant one is, after
-        # --opsnn-transpose-int8-weights): cp.async instead of transposing
+        # --opsnn-transpose-byte-weights): cp.async instead of transposing
         # copies; side by side with the K x N one.
         gemm_case("bert_ffn1_int8_nk", "dtypes", M, 768, 3072, elem="i8", b_layout="nk"),
         conv_case("r50_s3_3x3_bf16", "dtypes", N, 28, 28, 128, 128, 3, 1, elem="bf16"),

@@ -12,6 +12,7 @@
 
 #include "PipelineStages.h"
 #include "opsnn/Target/TargetDescription.h"
+#include "opsnn/Target/TensorCoreTiles.h"
 #include "opsnn/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -202,7 +203,10 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
   pm.addPass(memref::createExpandStridedMetadataPass());
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
-  target.features = "+ptx80";
+  // PTX ISA 8.0 (CUDA 12.0); 8.4 (CUDA 12.4) from sm_89 on, where FP8
+  // mma.sync (.e4m3, .e5m2) needs it.
+  target.features =
+      computeCapability(options.chip.getValue()) >= 89 ? "+ptx84" : "+ptx80";
   target.optLevel = 3;
   std::string toolkit = findCUDAToolkit();
   if (std::optional<std::string> libdevice = findLibdevice(toolkit))

@@ -77,9 +77,9 @@ void mlir::opsnn::addTensorCoreOperandStage(OpPassManager &pm, bool allowTF32,
   std::optional<TargetDescription> target = lookupTarget(targetName);
   std::optional<TensorCoreISA> isa =
       target ? getTensorCoreISA(*target) : std::nullopt;
-  if (isa && isa->int8)
-    pm.addNestedPass<func::FuncOp>(createTransposeInt8WeightsPass());
-  // After the INT8 weights are N x K: siblings' weights stack as they are
+  if (isa && (isa->int8 || isa->fp8))
+    pm.addNestedPass<func::FuncOp>(createTransposeByteWeightsPass());
+  // After the 8-bit weights are N x K: siblings' weights stack as they are
   // read.
   if (fuseSiblings)
     pm.addNestedPass<func::FuncOp>(createFuseSiblingContractionsPass());

@@ -50,8 +50,8 @@ void addTensorCoreConvLayoutStage(OpPassManager &pm, bool allowTF32,
 /// tensors. With `padChannels`, C = 3 convolutions get zero channels
 /// (--opsnn-pad-conv-channels, f32 ones with `allowTF32`; otherwise the
 /// kernel copies their im2col rows element by element) and, where the chip
-/// has INT8 tensor cores, constant INT8 weights are stored N x K
-/// (--opsnn-transpose-int8-weights). With `fuseSiblings`, contractions that
+/// has 8-bit tensor cores, constant INT8 and FP8 weights are stored N x K
+/// (--opsnn-transpose-byte-weights). With `fuseSiblings`, contractions that
 /// share an input and read constant weights become one, with their alike
 /// elementwise consumers (--opsnn-fuse-sibling-contractions).
 void addTensorCoreOperandStage(OpPassManager &pm, bool allowTF32,

@@ -67,12 +67,13 @@ const std::vector<TargetDescription> &builtinTable() {
   // Dense (non-sparse) datasheet peaks; sources in docs/Targets.md.
   static const std::vector<TargetDescription> table = {
       //       name    chip     GB/s  fp32  tf32   fp16   bf16   fp8    int8
-      makeGPU("t4", "sm_75", 320, 8.1, 0, 65, 0, 0, 130, 4 * MiB, 40,
-              64 * KiB),
+      makeGPU("t4", "sm_75", 320, 8.1, 0, 65, 0, 0, 130, 4 * MiB, 40, 64 * KiB),
       makeGPU("v100", "sm_70", 900, 15.7, 0, 125, 0, 0, 62.8, 6 * MiB, 80,
               96 * KiB),
-      makeGPU("a100", "sm_80", 1555, 19.5, 156, 312, 312, 0, 624, 40 * MiB,
-              108, 164 * KiB),
+      makeGPU("a100", "sm_80", 1555, 19.5, 156, 312, 312, 0, 624, 40 * MiB, 108,
+              164 * KiB),
+      makeGPU("l4", "sm_89", 300, 30.3, 60, 121, 121, 242.5, 242.5, 48 * MiB,
+              58, 100 * KiB),
       makeGPU("h100", "sm_90", 3350, 67, 494.7, 989.4, 989.4, 1978.9, 1978.9,
               50 * MiB, 132, 228 * KiB),
       makeGPU("h200", "sm_90", 4800, 67, 494.7, 989.4, 989.4, 1978.9, 1978.9,

@@ -8,6 +8,7 @@
 #include "opsnn/Target/TensorCoreTiles.h"
 #include "opsnn/Target/TargetDescription.h"
 
+#include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
@@ -33,20 +34,31 @@ int64_t mlir::opsnn::computeCapability(const std::string &chip) {
   return std::atoll(chip.c_str() + 3);
 }
 
+bool mlir::opsnn::isTensorCoreFP8Type(Type element) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(element);
+}
+
 bool TensorCoreISA::takesOperandType(Type element) const {
   return element.isF16() || (element.isBF16() && bf16) ||
-         (element.isF32() && tf32) || (element.isInteger(8) && int8);
+         (element.isF32() && tf32) || (element.isInteger(8) && int8) ||
+         (isTensorCoreFP8Type(element) && fp8);
 }
 
 std::optional<TensorCoreISA>
 mlir::opsnn::getTensorCoreISA(const TargetDescription &target) {
   int64_t cc = computeCapability(target.chip);
-  // Not a GPU chip (the host): the sm_80 kernel, emulated.
-  if (cc == 0 || cc >= 80)
+  // Not a GPU chip (the host): the sm_80 kernel, emulated, with FP8.
+  if (cc == 0 || cc >= 89)
     return TensorCoreISA();
+  if (cc >= 80) {
+    TensorCoreISA ampere;
+    ampere.fp8 = false;
+    return ampere;
+  }
   if (cc < 75)
     return std::nullopt;
   TensorCoreISA turing;
+  turing.fp8 = false;
   turing.asyncCopies = false;
   turing.f16FragmentK = 8;
   turing.bf16 = turing.tf32 = false;

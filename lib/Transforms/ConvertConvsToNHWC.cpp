@@ -77,9 +77,9 @@ static void copyDiscardableAttrs(Operation *from, Operation *to) {
 }
 
 /// The HWCF convolution ALTE's rewrite built, with an FHWC filter instead:
-/// an INT8 kernel copies an F x K filter by cp.async, but transposes a K x F
-/// one into shared memory with plain loads and byte stores (8-bit
-/// fragments have no ldmatrix.trans).
+/// an 8-bit (INT8, FP8) kernel copies an F x K filter by cp.async, but
+/// transposes a K x F one into shared memory with plain loads and byte
+/// stores (8-bit fragments have no ldmatrix.trans).
 static void useFHWCFilter(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp hwcf,
                           Value fchwFilter) {
   MLIRContext *ctx = rewriter.getContext();
@@ -167,7 +167,8 @@ struct ConvertConvsToNHWCPass
     IRRewriter rewriter(&getContext());
     for (linalg::Conv2DNchwFchwOp op : convs) {
       Value filter = op.getInputs()[1];
-      bool int8 = getElementTypeOrSelf(filter.getType()).isInteger(8);
+      bool byteOperands =
+          hasByteOperands(getElementTypeOrSelf(filter.getType()));
       auto relayout = cast<layout::LayoutTransformOpInterface>(*op);
       FailureOr<Operation *> rewritten = relayout.rewriteInLayout(rewriter, nhwc);
       auto hwcf = succeeded(rewritten)
@@ -178,7 +179,7 @@ struct ConvertConvsToNHWCPass
                      "convolution into NHWC");
         return signalPassFailure();
       }
-      if (int8)
+      if (byteOperands)
         useFHWCFilter(rewriter, hwcf, filter);
       ++numConverted;
     }

@@ -106,7 +106,9 @@ struct TensorCoreMatmul {
   /// B's tile is staged N x K: a transposed B (an FHWC filter) as it is,
   /// and an i8 B always (mma.sync's 8-bit B fragments come from N x K rows:
   /// there is no 8-bit ldmatrix.trans), transposed while it is copied.
-  bool stagesBAsNK() const { return bTransposed || isInt8(); }
+  bool stagesBAsNK() const {
+    return bTransposed || hasByteOperands(elementType);
+  }
   /// B is stored N x K (an FHWC filter): staged as a BN x BK tile and read
   /// as fragments without the transpose.
   bool bTransposed = false;
@@ -260,24 +262,44 @@ public:
   /// dimension is the stage (rows padded by cfg.sharedPad). One buffer with
   /// a dynamic stage index rather than S attributions: the K loop stays a
   /// loop (no unrolling by S) and ldmatrix takes the stage as one more index.
+  /// As `element` (a view of the same bytes): rows of packedElements()
+  /// fewer elements when f16 elements view FP8 tiles.
   MemRefType sharedTypeA(Attribute space, Type element) const {
-    return MemRefType::get({cfg.stages, cfg.blockM, cfg.blockK + cfg.sharedPad},
+    return MemRefType::get({cfg.stages, cfg.blockM,
+                            viewColumns(cfg.blockK + cfg.sharedPad, element)},
                            element, MemRefLayoutAttrInterface(), space);
   }
   MemRefType sharedTypeB(Attribute space, Type element) const {
     assert(cfg.stagesBAsNK == mm.stagesBAsNK() &&
            "tiles chosen for another B layout");
     if (mm.stagesBAsNK())
-      return MemRefType::get(
-          {cfg.stages, cfg.blockN, cfg.blockK + cfg.sharedPad}, element,
-          MemRefLayoutAttrInterface(), space);
-    return MemRefType::get({cfg.stages, cfg.blockK, cfg.blockN + cfg.sharedPad},
+      return MemRefType::get({cfg.stages, cfg.blockN,
+                              viewColumns(cfg.blockK + cfg.sharedPad, element)},
+                             element, MemRefLayoutAttrInterface(), space);
+    return MemRefType::get({cfg.stages, cfg.blockK,
+                            viewColumns(cfg.blockN + cfg.sharedPad, element)},
                            element, MemRefLayoutAttrInterface(), space);
+  }
+  /// `columns` elements of A and B as elements of `element`.
+  int64_t viewColumns(int64_t columns, Type element) const {
+    int64_t bits = mm.elementType.getIntOrFloatBitWidth();
+    int64_t viewBits = element.getIntOrFloatBitWidth();
+    assert((columns * bits) % viewBits == 0 && "rows of whole view elements");
+    return columns * bits / viewBits;
+  }
+  /// Elements of A and B per element of the fragments: 2 when the GPU form
+  /// reads FP8 tiles as f16 fragments, else 1.
+  int64_t packedElements() const {
+    return fragmentType ? fragmentType.getIntOrFloatBitWidth() /
+                              mm.elementType.getIntOrFloatBitWidth()
+                        : 1;
   }
 
   /// The element type the fragments are read as. The GPU form reads bf16
-  /// tiles as f16 (same bits): upstream's fragment conversion handles f16
-  /// only, and rewriteBF16MmaSync gives the mma.sync its real type.
+  /// tiles as f16 (same bits) and FP8 tiles as f16 (two codes each: an
+  /// m16n8k32 FP8 fragment's registers are an m16n8k16 f16 one's):
+  /// upstream's fragment conversion handles f16 only, and
+  /// finalizeMmaOperandTypes gives the mma.sync its real type.
   Type fragmentType;
   /// Round the f32 fragments to TF32, to nearest with ties away from zero
   /// (the CPU form of the GPU kernel's cvt.rna.tf32.f32, which
@@ -576,14 +598,16 @@ public:
   /// 16x16 A fragments and the 8x16 B fragments (read transposed from a
   /// K x N tile, straight from an N x K one) at the warp
   /// origin (wm0, wn0) inside the block tile, one contraction per
-  /// accumulator fragment. The tiles are read from stage `stage`.
+  /// accumulator fragment. The tiles are read from stage `stage` (as
+  /// fragmentType, when set).
   SmallVector<Value> warpStep(Value wm0, Value wn0, Value stage, Value sA,
                               Value sB, ArrayRef<Value> accs) {
     SmallVector<Value> result(accs);
     Type element = fragmentType ? fragmentType : mm.elementType;
     Value pad = arith::ConstantOp::create(
         b, loc, cast<TypedAttr>(b.getZeroAttr(element)));
-    int64_t fragK = mmaK();
+    int64_t packing = packedElements();
+    int64_t fragK = mmaK() / packing;
     auto aType = VectorType::get({kMmaM, fragK}, element);
     auto bType = VectorType::get({kMmaN, fragK}, element);
     MLIRContext *ctx = b.getContext();
@@ -599,8 +623,8 @@ public:
         {vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel),
          vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel),
          vector::IteratorTypeAttr::get(ctx, vector::IteratorType::reduction)});
-    for (int64_t kk = 0; kk < cfg.blockK; kk += fragK) {
-      Value kIdx = cst(kk);
+    for (int64_t kk = 0; kk < cfg.blockK; kk += mmaK()) {
+      Value kIdx = cst(kk / packing);
       SmallVector<Value> fragA, fragB;
       for (int64_t i = 0; i < fragsM(); ++i)
         fragA.push_back(vector::TransferReadOp::create(
@@ -1340,11 +1364,12 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
                                            gpu::AddressSpace::Workgroup);
   MemRefType typeA = kb.sharedTypeA(shared, mm.elementType);
   MemRefType typeB = kb.sharedTypeB(shared, mm.elementType);
-  // bf16 fragments are read as f16 (see KernelBuilder::fragmentType) once
-  // they go to nvgpu: the tiles are byte buffers with a bf16 view for the
-  // copies (cp.async copies between equal types) and an f16 view for the
-  // fragments.
-  bool bf16AsF16 = toNVGPU && mm.elementType.isBF16();
+  // bf16 and FP8 fragments are read as f16 (see KernelBuilder::
+  // fragmentType) once they go to nvgpu: the tiles are byte buffers with a
+  // view of A's and B's type for the copies (cp.async copies between equal
+  // types) and an f16 view for the fragments.
+  bool fragmentsAsF16 = toNVGPU && (mm.elementType.isBF16() ||
+                                    isTensorCoreFP8Type(mm.elementType));
   // Past 48 KiB the tiles are views of dynamic shared memory (A at byte 0,
   // B after it; both sizes are multiples of 16 bytes), the launch says how
   // much, and the runtime opts the kernel in to it. A whole-rows epilogue's
@@ -1364,7 +1389,7 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
     attributions.clear();
   else if (wholeRows)
     attributions = {bytes(kernelBytes)};
-  else if (bf16AsF16)
+  else if (fragmentsAsF16)
     attributions = {bytes(bytesA), bytes(bytesB)};
   Value one = kb.cst(1);
   Value dynamicSharedBytes;
@@ -1380,7 +1405,7 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
   if (mm.batch > 1)
     kb.bindBatch(launch.getBlockIds().z);
   Value sA, sB, fragA, fragB, rowTile, rowPartials;
-  if (!dynamicShared && !bf16AsF16 && !wholeRows) {
+  if (!dynamicShared && !fragmentsAsF16 && !wholeRows) {
     sA = fragA = launch.getWorkgroupAttributions()[0];
     sB = fragB = launch.getWorkgroupAttributions()[1];
   } else {
@@ -1408,7 +1433,7 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
       std::tie(rowTile, rowPartials) = rowTileViews(kb, b, loc, bufferA);
       *rowBuffer = bufferA;
     }
-    if (bf16AsF16) {
+    if (fragmentsAsF16) {
       Type f16 = b.getF16Type();
       fragA = view(bufferA, offsetA, kb.sharedTypeA(shared, f16));
       fragB = view(bufferB, offsetB, kb.sharedTypeB(shared, f16));

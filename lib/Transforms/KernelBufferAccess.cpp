@@ -7,6 +7,7 @@
 #include "KernelBufferAccess.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -99,6 +100,18 @@ bool BufferAccessAnalysis::mayAlias(Value x, Value y) {
   return !aa.alias(x, y).isNo();
 }
 
+/// Whether `op` is inline assembly whose operands and results are all
+/// scalars or vectors: it can name no buffer.
+static bool isRegisterOnlyAsm(Operation *op) {
+  if (!isa<LLVM::InlineAsmOp>(op))
+    return false;
+  auto isRegister = [](Type type) {
+    return isa<IntegerType, FloatType, VectorType, LLVM::LLVMStructType>(type);
+  };
+  return llvm::all_of(op->getOperandTypes(), isRegister) &&
+         llvm::all_of(op->getResultTypes(), isRegister);
+}
+
 BufferAccess BufferAccessAnalysis::accessOf(Operation *op, Value buffer) {
   BufferAccess access;
   auto record = [&](MemoryEffects::Effect *effect, Value target) {
@@ -124,10 +137,12 @@ BufferAccess BufferAccessAnalysis::accessOf(Operation *op, Value buffer) {
       return WalkResult::advance();
     }
     // nvvm.mma.sync (a BF16 fragment product: rewriteBF16MmaSync) works on
-    // registers only, but declares no effects.
+    // registers only, but declares no effects; so does inline PTX (an FP8
+    // one) that takes no address.
     if (nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
         isa<gpu::BarrierOp, nvgpu::DeviceAsyncCreateGroupOp,
-            nvgpu::DeviceAsyncWaitOp, NVVM::MmaOp>(nested))
+            nvgpu::DeviceAsyncWaitOp, NVVM::MmaOp>(nested) ||
+        isRegisterOnlyAsm(nested))
       return WalkResult::advance();
     if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(nested)) {
       record(MemoryEffects::Read::get(), copy.getSrc());

@@ -126,7 +126,7 @@ struct PadConvChannels : OpRewritePattern<ConvOp> {
                               outType.getElementType(),
                               allowTF32 || op->hasAttr(kTF32Attr), isa))
       return rewriter.notifyMatchFailure(
-          op, "not a tensor-core type of the target (f16/bf16/i8; f32 with "
+          op, "not a tensor-core type of the target (f16/bf16/i8/FP8; f32 with "
               "allow-tf32 or opsnn.tf32; sm_75: f16) "
               "accumulating into f32 (i32)");
     int64_t channels = inType.getDimSize(3);

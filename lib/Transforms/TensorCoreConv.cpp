@@ -79,7 +79,7 @@ mlir::opsnn::matchImplicitGemmConv(linalg::LinalgOp op, bool allowTF32) {
   if (!isTensorCoreOperandType(conv.elementType, allowTF32))
     return reject(conv.elementType.isF32()
                       ? "f32 inputs and TF32 not allowed"
-                      : "input type not f16/bf16/i8 (or f32 as TF32)");
+                      : "input type not f16/bf16/i8/FP8 (or f32 as TF32)");
   Type accumulator = tensorCoreAccumulatorType(conv.elementType);
   MemRefType inType = staticBuffer(conv.input, conv.elementType);
   MemRefType filterType = staticBuffer(conv.filter, conv.elementType);

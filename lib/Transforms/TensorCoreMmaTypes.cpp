@@ -1,9 +1,10 @@
 //===- TensorCoreMmaTypes.cpp - mma.sync operand types upstream lacks -----===//
 //
-// See TensorCoreMmaTypes.h. The bf16 rewrite mirrors upstream's
+// See TensorCoreMmaTypes.h. The bf16 and FP8 rewrites mirror upstream's
 // nvgpu.mma.sync -> nvvm.mma.sync lowering for f16 (same operand order,
 // row-major A, column-major B), with the multiplicand registers as i32:
-// the PTX type of bf16 fragments (.b32 holding two .bf16).
+// the PTX type of bf16 and FP8 fragments (.b32 holding two .bf16, four
+// .e4m3 or .e5m2).
 //
 //===----------------------------------------------------------------------===//
 
@@ -115,13 +116,57 @@ static LogicalResult rewriteAsTuringInt8(nvgpu::MmaSyncOp op) {
   return success();
 }
 
-/// nvgpu.mma.sync m16n8k16 on f16 fragments holding bf16 bits ->
-/// nvvm.mma.sync .bf16.
-static LogicalResult rewriteAsBF16(nvgpu::MmaSyncOp op) {
+/// The PTX type of mma.sync operands of `element` that the kernel reads as
+/// f16 fragments: bf16, or FP8 (two codes per f16).
+static std::optional<NVVM::MMATypes> reinterpretedMmaType(Type element) {
+  if (element.isBF16())
+    return NVVM::MMATypes::bf16;
+  if (isa<Float8E4M3FNType>(element))
+    return NVVM::MMATypes::e4m3;
+  if (isa<Float8E5M2Type>(element))
+    return NVVM::MMATypes::e5m2;
+  return std::nullopt;
+}
+
+/// The FP8 mma.sync as inline PTX: nvvm.mma.sync has no .e4m3/.e5m2 form
+/// (MLIR 22's verifier takes FP8 only in the block-scaled variants), so
+/// this is what CUTLASS writes. With side effects: LLVM must neither move
+/// it under a branch nor drop it (mma.sync is warp-collective); ptxas
+/// schedules it all the same. Operands: A's four and B's two registers,
+/// C's four f32; result D's four f32.
+static Value buildFP8MmaAsm(OpBuilder &b, Location loc, Type resultType,
+                            NVVM::MMATypes type, ArrayRef<Value> a,
+                            ArrayRef<Value> bRegs, ArrayRef<Value> c) {
+  std::string ptxType = stringifyMMATypes(type).str();
+  std::string asmString = "mma.sync.aligned.m16n8k32.row.col.f32." + ptxType +
+                          "." + ptxType +
+                          ".f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, "
+                          "{$10, $11, $12, $13};";
+  SmallVector<Value> operands(a);
+  llvm::append_range(operands, bRegs);
+  llvm::append_range(operands, c);
+  auto mma = LLVM::InlineAsmOp::create(
+      b, loc, resultType, operands, asmString,
+      /*constraints=*/"=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f",
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+  return mma.getResult(0);
+}
+
+/// nvgpu.mma.sync m16n8k16 on f16 fragments holding the bits of `type`
+/// operands -> an mma.sync of `type` into f32: nvvm.mma.sync m16n8k16
+/// .bf16, or m16n8k32 .e4m3/.e5m2 as inline PTX (two FP8 codes per f16:
+/// the same registers).
+static LogicalResult rewriteReinterpreted(nvgpu::MmaSyncOp op,
+                                          NVVM::MMATypes type) {
   auto f16 = Float16Type::get(op.getContext());
   auto cType = VectorType::get({2, 2}, Float32Type::get(op.getContext()));
+  bool bf16 = type == NVVM::MMATypes::bf16;
   if (failed(checkFragments(op, {16, 8, 16}, VectorType::get({4, 2}, f16),
-                            VectorType::get({2, 2}, f16), cType, "bf16")))
+                            VectorType::get({2, 2}, f16), cType,
+                            bf16 ? "bf16" : "fp8")))
     return failure();
   OpBuilder b(op);
   Location loc = op.getLoc();
@@ -135,16 +180,19 @@ static LogicalResult rewriteAsBF16(nvgpu::MmaSyncOp op) {
   Type f32 = b.getF32Type();
   auto resultType = LLVM::LLVMStructType::getLiteral(b.getContext(),
                                                      {f32, f32, f32, f32});
-  auto mma = NVVM::MmaOp::create(
-      b, loc, resultType, a, bRegs, c, /*shape=*/{16, 8, 16},
-      /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
-      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
-                                    NVVM::MMATypes::bf16},
-      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                     NVVM::MMALayout::col});
+  Value product;
+  if (bf16)
+    product = NVVM::MmaOp::create(
+        b, loc, resultType, a, bRegs, c, /*shape=*/{16, 8, 16},
+        /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
+        std::array<NVVM::MMATypes, 2>{type, type},
+        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                       NVVM::MMALayout::col});
+  else
+    product = buildFP8MmaAsm(b, loc, resultType, type, a, bRegs, c);
   SmallVector<Value> d;
   for (int64_t i = 0; i < 4; ++i)
-    d.push_back(LLVM::ExtractValueOp::create(b, loc, mma, i));
+    d.push_back(LLVM::ExtractValueOp::create(b, loc, product, i));
   Value result = vector::FromElementsOp::create(b, loc, cType, d);
   op.getResult().replaceAllUsesWith(result);
   op.erase();
@@ -213,10 +261,11 @@ LogicalResult mlir::opsnn::finalizeMmaOperandTypes(Operation *root,
       markAndRoundTF32(op, roundedTF32);
       continue;
     }
-    if (!elementType.isBF16())
+    std::optional<NVVM::MMATypes> type = reinterpretedMmaType(elementType);
+    if (!type)
       return op.emitError() << "tensor-core fragments of type " << elementType
                             << " are not supported";
-    if (failed(rewriteAsBF16(op)))
+    if (failed(rewriteReinterpreted(op, *type)))
       return failure();
   }
   return success();

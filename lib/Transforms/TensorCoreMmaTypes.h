@@ -25,10 +25,17 @@ namespace mlir::opsnn {
 constexpr llvm::StringLiteral kTF32Attr = "opsnn.tf32";
 
 /// Whether the tensor-core kernel takes A and B of `element`: f16, bf16,
-/// i8, and f32 (run as TF32) when `allowTF32`.
+/// i8, FP8 (f8E4M3FN, f8E5M2), and f32 (run as TF32) when `allowTF32`.
 inline bool isTensorCoreOperandType(Type element, bool allowTF32) {
   return element.isF16() || element.isBF16() || element.isInteger(8) ||
-         (allowTF32 && element.isF32());
+         isTensorCoreFP8Type(element) || (allowTF32 && element.isF32());
+}
+
+/// Whether A and B of `element` are 8-bit (i8, FP8): their mma.sync B
+/// fragments come from N x K rows (there is no 8-bit ldmatrix.trans), so
+/// a B is staged, and a constant B best stored, N x K.
+inline bool hasByteOperands(Type element) {
+  return element.isIntOrFloat() && element.getIntOrFloatBitWidth() == 8;
 }
 
 /// The accumulator (C) type for A and B of `element`: i32 for i8, else f32.
@@ -64,7 +71,11 @@ FailureOr<TensorCoreISA> lookupTensorCoreISA(Location loc,
 ///  - bf16: their operands are f16 fragments holding bf16 bits; each
 ///    becomes an nvvm.mma.sync m16n8k16 .bf16 (the registers bitcast to
 ///    i32, two bf16 each), whose accumulators are rebuilt as the
-///    vector<2x2xf32> the surrounding code uses.
+///    vector<2x2xf32> the surrounding code uses;
+///  - FP8: their operands are m16n8k16 f16 fragments holding pairs of FP8
+///    codes (the k32 FP8 fragment's bytes are, register for register, the
+///    k16 f16 fragment's); each becomes an nvvm.mma.sync m16n8k32 .e4m3
+///    (.e5m2) into f32, rebuilt like bf16's.
 /// Fails (with an error) for any other type or fragment shape.
 LogicalResult finalizeMmaOperandTypes(Operation *root, Type elementType,
                                       const TensorCoreISA &isa);

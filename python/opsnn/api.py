@@ -26,7 +26,7 @@ import numpy as np
 
 from .tools import ToolError, atomic_dir, atomic_file, progress, run_tool
 
-TARGETS = ("host", "t4", "v100", "a100", "h100", "h200")
+TARGETS = ("host", "t4", "v100", "a100", "l4", "h100", "h200")
 PRECISIONS = ("fp32", "mixed-fp16", "mixed-bf16", "fp16", "bf16", "int8", "fp8")
 
 

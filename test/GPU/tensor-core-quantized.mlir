@@ -18,7 +18,7 @@
 // PTXAS-NOT: FAIL
 
 // The constant i8 weight is stored N x K at compile time
-// (--opsnn-transpose-int8-weights): both tiles come by cp.async, none is
+// (--opsnn-transpose-byte-weights): both tiles come by cp.async, none is
 // transposed byte by byte into shared memory.
 // CHECK-LABEL: gpu.binary @qmm_kernel_0
 // CHECK-NOT: st.shared.b8

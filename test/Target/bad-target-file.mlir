@@ -12,7 +12,7 @@
 // FIELD: bad-field.json: error: targets[0].sm_count: expected a positive integer
 
 // RUN: not ops-nn-opt %s --opsnn-target-file=%S/Inputs/unknown-base.json 2>&1 | FileCheck %s --check-prefix=BASE
-// BASE: unknown-base.json: error: targets[0].base: unknown target "a1000" (known: t4, v100, a100, h100, h200, host)
+// BASE: unknown-base.json: error: targets[0].base: unknown target "a1000" (known: t4, v100, a100, l4, h100, h200, host)
 
 // RUN: not ops-nn-opt %s --opsnn-target-file=%S/Inputs/incomplete.json 2>&1 | FileCheck %s --check-prefix=INCOMPLETE
 // INCOMPLETE: incomplete.json: error: targets[0]: new target "x" needs "dram_bandwidth_gbps" (or a "base" to start from)

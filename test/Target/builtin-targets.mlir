@@ -17,6 +17,11 @@ module attributes {opsnn.target = #opsnn.target<"a100">} {}
 
 // -----
 
+// CHECK: remark: target l4 kind=gpu chip=sm_89 bw_gbps=300 fp32=30.3 tf32=60 fp16=121 bf16=121 fp8=242.5 int8=242.5 l2=50331648 sector=32 line=128 sms=58 warp=32 smem_per_sm=102400
+module attributes {opsnn.target = #opsnn.target<"l4">} {}
+
+// -----
+
 // CHECK: remark: target h100 kind=gpu chip=sm_90 bw_gbps=3350 fp32=67 tf32=494.7 fp16=989.4 bf16=989.4 fp8=1978.9 int8=1978.9 l2=52428800 sector=32 line=128 sms=132 warp=32 smem_per_sm=233472
 module attributes {opsnn.target = #opsnn.target<"h100">} {}
 

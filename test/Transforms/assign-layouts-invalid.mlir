@@ -15,7 +15,7 @@
 // INTENSITY: error: opsnn-assign-layouts: intensity-threshold must be >= 0, got -2
 // STRATEGY: error: opsnn-assign-layouts: strategy must be global or greedy, got 'random'
 // ABI: error: opsnn-assign-layouts: abi must be keep or free, got 'caller'
-// TARGET: error: opsnn-assign-layouts: unknown target "tpu"; known targets: t4, v100, a100, h100, h200, host
+// TARGET: error: opsnn-assign-layouts: unknown target "tpu"; known targets: t4, v100, a100, l4, h100, h200, host
 // HINT: error: opsnn-assign-layouts: dynamic-size-hint must be >= 1
 // TWICE: error: opsnn-assign-layouts: op class 'conv' is given twice in prefer
 func.func @f(%x: tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32> {

@@ -92,7 +92,7 @@
 // MEM-NEXT: },
 // MEM-NEXT: "name": "model",
 
-// TARGET: error: opsnn-report: unknown target "b200"; known targets: t4, v100, a100, h100, h200, host
+// TARGET: error: opsnn-report: unknown target "b200"; known targets: t4, v100, a100, l4, h100, h200, host
 // FILE: error: opsnn-report: cannot open output file '{{.*}}r.json'
 
 func.func @model(%a: tensor<64x32xf16>, %b: tensor<32x48xf16>, %c: tensor<64x48xf32>,

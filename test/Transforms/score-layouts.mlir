@@ -2,7 +2,7 @@
 // RUN: ops-nn-opt %s -split-input-file --opsnn-score-layouts="target=host" | FileCheck %s --check-prefix=HOST
 // RUN: not ops-nn-opt %s -split-input-file --opsnn-score-layouts="target=tpu" 2>&1 | FileCheck %s --check-prefix=BAD
 
-// BAD: error: opsnn-score-layouts: unknown target "tpu"; known targets: t4, v100, a100, h100, h200, host
+// BAD: error: opsnn-score-layouts: unknown target "tpu"; known targets: t4, v100, a100, l4, h100, h200, host
 
 // conv_2d_nchw_fchw, f32, 64 -> 64 channels, 56x56. Output in NCHW: lanes
 // walk the width (d3): an NCHW input is read with stride 1 (all of every

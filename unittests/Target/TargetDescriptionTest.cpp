@@ -13,7 +13,8 @@ using namespace mlir::opsnn;
 
 namespace {
 TEST(TargetDescriptionTest, BuiltinsAreComplete) {
-  for (const char *name : {"t4", "v100", "a100", "h100", "h200", "host"}) {
+  for (const char *name :
+       {"t4", "v100", "a100", "l4", "h100", "h200", "host"}) {
     std::optional<TargetDescription> target = lookupTarget(name);
     ASSERT_TRUE(target) << name;
     EXPECT_GT(target->dramBandwidthGBps, 0) << name;

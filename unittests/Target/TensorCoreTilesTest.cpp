@@ -9,6 +9,9 @@
 #include "opsnn/Target/TargetDescription.h"
 #include "opsnn/Target/TensorCoreTiles.h"
 
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/MLIRContext.h"
+
 #include <gtest/gtest.h>
 
 using namespace mlir::opsnn;
@@ -75,8 +78,9 @@ TEST(TensorCoreTilesTest, LargeGemmTakesDynamicSharedMemoryWhereItFits) {
 }
 
 TEST(TensorCoreTilesTest, TensorCoreInstructionsFollowTheChip) {
-  // sm_80 and later, and the host's emulation: cp.async and every type.
-  for (const char *name : {"a100", "h100", "h200", "host"}) {
+  // sm_80 and later, and the host's emulation: cp.async and every type
+  // (FP8 from sm_89 on: l4, h100, h200 and the host).
+  for (const char *name : {"a100", "l4", "h100", "h200", "host"}) {
     std::optional<TensorCoreISA> isa = getTensorCoreISA(target(name));
     ASSERT_TRUE(isa) << name;
     EXPECT_TRUE(isa->asyncCopies) << name;
@@ -86,7 +90,17 @@ TEST(TensorCoreTilesTest, TensorCoreInstructionsFollowTheChip) {
     EXPECT_EQ(isa->maxStages(), 3) << name;
     EXPECT_TRUE(isa->bf16 && isa->tf32 && isa->int8) << name;
     EXPECT_TRUE(isa->int8M16N8K32) << name;
+    EXPECT_EQ(isa->fp8, std::string(name) != "a100") << name;
   }
+  mlir::MLIRContext context;
+  mlir::Type e4m3 = mlir::Float8E4M3FNType::get(&context);
+  mlir::Type e5m2 = mlir::Float8E5M2Type::get(&context);
+  mlir::Type e4m3fnuz = mlir::Float8E4M3FNUZType::get(&context);
+  EXPECT_TRUE(getTensorCoreISA(target("h100"))->takesOperandType(e4m3));
+  EXPECT_TRUE(getTensorCoreISA(target("l4"))->takesOperandType(e5m2));
+  EXPECT_FALSE(getTensorCoreISA(target("a100"))->takesOperandType(e4m3));
+  // mma.sync has no E4M3FNUZ (AMD's FP8).
+  EXPECT_FALSE(getTensorCoreISA(target("h100"))->takesOperandType(e4m3fnuz));
   // Turing: FP16 as m16n8k8, INT8 as m8n8k16, synchronous copies, two
   // stages.
   std::optional<TensorCoreISA> t4 = getTensorCoreISA(target("t4"));
@@ -98,6 +112,7 @@ TEST(TensorCoreTilesTest, TensorCoreInstructionsFollowTheChip) {
   EXPECT_TRUE(t4->int8);
   EXPECT_FALSE(t4->int8M16N8K32);
   EXPECT_EQ(t4->fragmentK(1), 32);
+  EXPECT_FALSE(t4->fp8);
   // Volta's m8n8k4 is not a fragment the kernel uses.
   EXPECT_FALSE(getTensorCoreISA(target("v100")));
   EXPECT_EQ(computeCapability("sm_75"), 75);

@@ -33,9 +33,14 @@ constexpr int64_t mmaFragmentK(int64_t elementBytes) {
   return 32 / elementBytes;
 }
 
+/// Whether `element` is an FP8 type mma.sync multiplies (sm_89 and later):
+/// f8E4M3FN (PTX .e4m3) or f8E5M2 (.e5m2).
+bool isTensorCoreFP8Type(Type element);
+
 /// What a target's chip offers the tensor-core kernel. sm_80 and later
 /// (and the host, whose emulation follows sm_80): cp.async copies and
-/// mma.sync.m16n8k16 for FP16/BF16, m16n8k8 for TF32, m16n8k32 for INT8.
+/// mma.sync.m16n8k16 for FP16/BF16, m16n8k8 for TF32, m16n8k32 for INT8;
+/// sm_89 and later (and the host) also m16n8k32 for FP8.
 /// sm_75 (Turing, T4): FP16 as mma.sync.m16n8k8 and INT8 as m8n8k16 (four
 /// per m16n8k32 fragment product, on the same registers), no BF16 or TF32,
 /// and no cp.async: the copies go through registers (see the K loop in
@@ -50,6 +55,9 @@ struct TensorCoreISA {
   bool bf16 = true, tf32 = true, int8 = true;
   /// INT8 as m16n8k32 (sm_80); else m8n8k16 (sm_75).
   bool int8M16N8K32 = true;
+  /// FP8 (E4M3, E5M2) as m16n8k32 with f32 accumulators (sm_89: Ada and
+  /// Hopper; PTX ISA 8.4).
+  bool fp8 = true;
 
   /// The K of one mma.sync fragment for `elementBytes`-byte operands.
   int64_t fragmentK(int64_t elementBytes) const {
@@ -92,10 +100,11 @@ constexpr int64_t kMaxGridDimYZ = 65535;
 /// A GEMM as the tile heuristic sees it.
 struct MatmulTileProblem {
   int64_t m = 0, n = 0, k = 0;
-  /// 2: FP16/BF16, 4: FP32 run as TF32, 1: INT8.
+  /// 2: FP16/BF16, 4: FP32 run as TF32, 1: INT8 or FP8.
   int64_t elementBytes = 2;
   /// B's tile is staged N x K (BN rows of BK + pad) rather than K x N: an
-  /// FHWC filter, or any INT8 B (see MatmulTileConfig::stagesBAsNK).
+  /// FHWC filter, or any 8-bit (INT8, FP8) B (see
+  /// MatmulTileConfig::stagesBAsNK).
   bool stagesBAsNK = false;
   /// M need not be a multiple of 16 nor of BM (rule 6).
   bool raggedM = false;
@@ -195,7 +204,7 @@ int64_t maxSharedMemoryPerBlock(const TargetDescription &target);
 /// (MatmulTileConfig::needsDynamicSharedMemory).
 int64_t tensorCoreSharedMemoryLimit(const TargetDescription &target);
 
-/// The elements of one 16-byte copy (8 FP16/BF16, 4 TF32, 16 INT8): K must
+/// The elements of one 16-byte copy (8 FP16/BF16, 4 TF32, 16 INT8/FP8): K must
 /// be a multiple of it (rule 7), a ragged N of it or of 8 (rule 6).
 constexpr int64_t copyElements(int64_t elementBytes) {
   return 16 / elementBytes;
@@ -215,7 +224,7 @@ int64_t selectStages(const MatmulTileConfig &config, int64_t k,
                      int64_t maxStages = 3);
 
 /// Tile sizes for `problem`, an M x N x K GEMM with `elementBytes`-byte
-/// inputs (2: FP16/BF16, 4: FP32 run as TF32, 1: INT8; the rows' padding
+/// inputs (2: FP16/BF16, 4: FP32 run as TF32, 1: INT8/FP8; the rows' padding
 /// follows) on `target`, or std::nullopt when M is not a multiple of 16
 /// (without `raggedM`), N not one of 8 (without `anyN`), or K not one of
 /// 16 bytes (copyElements; without `anyK`) (those GEMMs keep the generic
@@ -230,7 +239,7 @@ int64_t selectStages(const MatmulTileConfig &config, int64_t k,
 ///     counts every batch of a batched GEMM (attention's 96 heads x batches
 ///     of 128 x 128 scores fill an A100 with 128 x 64 blocks; counting one
 ///     batch would shrink them to 16 x 8).
-///  3. BK = 32 when it divides K, else 16 when that does (INT8: always
+///  3. BK = 32 when it divides K, else 16 when that does (8-bit: always
 ///     32); a ragged K (rule 7) takes whichever of 32 and 16 pads K less,
 ///     32 on a tie.
 ///  4. Warp tiles start at 64x32 (64 f32 accumulators per thread, no spills

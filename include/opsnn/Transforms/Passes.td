@@ -1537,28 +1537,29 @@ def FuseSiblingContractionsPass
                            "::mlir::tensor::TensorDialect"];
 }
 
-def TransposeInt8WeightsPass
-    : Pass<"opsnn-transpose-int8-weights", "::mlir::func::FuncOp"> {
-  let summary = "Store constant INT8 GEMM weights N x K for the tensor-core "
-                "kernel";
+def TransposeByteWeightsPass
+    : Pass<"opsnn-transpose-byte-weights", "::mlir::func::FuncOp"> {
+  let summary = "Store constant 8-bit (INT8, FP8) GEMM weights N x K for the "
+                "tensor-core kernel";
   let description = [{
-    The tensor-core kernel (`--opsnn-gpu-tensor-core-matmul`) reads an INT8
-    B as N x K fragments: mma.sync's 8-bit operands have no
+    The tensor-core kernel (`--opsnn-gpu-tensor-core-matmul`) reads an
+    8-bit B (INT8, FP8) as N x K fragments: mma.sync's 8-bit operands have no
     `ldmatrix.trans`. A K x N B is therefore transposed while it is copied
     into shared memory, in 4 x 4 byte blocks (four 4-byte loads, byte
     permutes, four 4-byte shared stores), where an N x K one is a cp.async
     (no registers, no permutes). Quantized weights are
     constants (what `--opsnn-quantize` makes of a GEMM's weights), so this
     pass transposes them once, at compile time: a `linalg.matmul` on
-    tensors of i8 x i8 -> i32 whose B is a dense `arith.constant` K x N
-    becomes the `linalg.generic` contraction
+    tensors of i8 x i8 -> i32 (or f8E4M3FN / f8E5M2 x the same -> f32)
+    whose B is a dense `arith.constant` K x N becomes the `linalg.generic`
+    contraction
 
     ```mlir
     %r = linalg.generic {indexing_maps = [(m, n, k) -> (m, k),
                                           (m, n, k) -> (n, k),
                                           (m, n, k) -> (m, n)], ...}
         ins(%a, %bt : tensor<MxKxi8>, tensor<NxKxi8>) outs(%c : ...) {
-      acc + extsi(a) * extsi(b)
+      acc + extsi(a) * extsi(b)       // FP8: acc + extf(a) * extf(b)
     }
     ```
 
@@ -1567,8 +1568,8 @@ def TransposeInt8WeightsPass
     discardable attributes (precision decisions) carry over. Matmuls with
     other types, user-defined maps, a B that is not a dense constant
     (resources), or on buffers are left alone.
-    `--opsnn-lower-to-nvvm="tensor-cores=true"` (on chips with INT8
-    tensor cores) and the CPU emulation run it before bufferization.
+    `--opsnn-lower-to-nvvm="tensor-cores=true"` and the CPU emulation run it
+    before bufferization. (Before FP8 it was `--opsnn-transpose-int8-weights`.)
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }

@@ -4,14 +4,16 @@
 // RUN: %check --tol=1e-2 --pipeline="func.func(opsnn-quantize{type=int8}),opsnn-lower-to-cpu{emulate-tensor-core-matmul=a100}" %s
 // RUN: %check --tol=6e-2 --pipeline="func.func(opsnn-quantize{type=fp8}),opsnn-lower-to-cpu" %s
 // RUN: %check --tol=1.5e-1 --pipeline="func.func(opsnn-quantize{type=fp8 fp8-format=e5m2}),opsnn-lower-to-cpu" %s
+// RUN: %check --tol=6e-2 --pipeline="func.func(opsnn-quantize{type=fp8}),opsnn-lower-to-cpu{emulate-tensor-core-matmul=h100}" %s
 // Post-training quantization of a matmul with a constant weight, bias and
 // ReLU in f32, against the FP32 NumPy reference: FP32 as is; INT8 with
 // per-channel and per-tensor weight scales (activation per tensor from
 // the argument's range, which covers check.py's inputs); FP8 E4M3FN; and
 // E5M2 (the gradient format: 2 mantissa bits, about twice the error).
-// INT8 also on the tensor-core kernel (emulated), its constant weight
-// transposed at compile time (--opsnn-transpose-int8-weights): the same
-// 5.2e-3 as the plain CPU pipeline.
+// INT8 and FP8 E4M3FN also on the tensor-core kernel (emulated: a100 for
+// INT8, h100 for FP8), the constant weight transposed at compile time
+// (--opsnn-transpose-byte-weights): the same errors as the plain CPU
+// pipeline.
 // Measured relative L2 error (seed 0): INT8 per-channel 5.2e-3, per-tensor 6.4e-3, FP8 E4M3FN 3.5e-2, E5M2 7.4e-2.
 // REF: w = (np.sin(np.arange(1536) ** 2 * 0.37 + 0.1).reshape((64, 24)) * np.linspace(0.05, 1.0, 24).reshape((1, 24))).astype(np.float32).astype(np.float64)
 // REF: out0 = np.maximum(in0 @ w + in1, 0)

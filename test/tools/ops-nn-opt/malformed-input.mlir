@@ -17,7 +17,7 @@
 // UNKNOWN: unknown-layout.mlir:1:61: error: invalid layout "NCHQ": unknown dimension letter 'Q' (expected one of NGFCDHWMK)
 
 // RUN: not ops-nn-opt %t/unknown-target.mlir 2>&1 | FileCheck %s --check-prefix=TARGET
-// TARGET: unknown-target.mlir:1:49: error: unknown target "b200"; known targets: t4, v100, a100, h100, h200, host
+// TARGET: unknown-target.mlir:1:49: error: unknown target "b200"; known targets: t4, v100, a100, l4, h100, h200, host
 
 // RUN: not ops-nn-opt %t/truncated.mlir 2>&1 | FileCheck %s --check-prefix=TRUNCATED
 // TRUNCATED: truncated.mlir:3:1: error: custom op 'layout.convert' expected string

@@ -1,6 +1,6 @@
-//===- TransposeInt8Weights.cpp - Constant INT8 B operands stored N x K ---===//
+//===- TransposeByteWeights.cpp - Constant INT8 B operands stored N x K ---===//
 //
-// --opsnn-transpose-int8-weights: the tensor-core kernel reads an INT8 B
+// --opsnn-transpose-byte-weights: the tensor-core kernel reads an INT8 B
 // as N x K fragments (8-bit mma.sync operands have no ldmatrix.trans), so
 // a K x N B is transposed while it is copied into shared memory, through
 // registers, in 4 x 4 byte blocks. A quantized weight is a
@@ -13,6 +13,8 @@
 
 #include "opsnn/Transforms/Passes.h"
 
+#include "TensorCoreMmaTypes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Matchers.h"
@@ -20,16 +22,16 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::opsnn {
-#define GEN_PASS_DEF_TRANSPOSEINT8WEIGHTSPASS
+#define GEN_PASS_DEF_TRANSPOSEBYTEWEIGHTSPASS
 #include "opsnn/Transforms/Passes.h.inc"
 } // namespace mlir::opsnn
 
 using namespace mlir;
 using namespace mlir::opsnn;
 
-/// The K x N i8 constant `attr` as an N x K one, or null for constants that
-/// are not DenseElementsAttr (resources).
-static DenseElementsAttr transposeI8Matrix(Attribute attr) {
+/// The K x N 8-bit constant `attr` as an N x K one, or null for constants
+/// that are not DenseElementsAttr (resources).
+static DenseElementsAttr transposeByteMatrix(Attribute attr) {
   auto dense = dyn_cast<DenseElementsAttr>(attr);
   if (!dense)
     return nullptr;
@@ -49,8 +51,9 @@ static DenseElementsAttr transposeI8Matrix(Attribute attr) {
 namespace {
 /// linalg.matmul(A: M x K i8, B: constant K x N i8) -> i32 into a
 /// linalg.generic contraction of A and the transposed constant, maps
-/// (m, n, k) -> (m, k), (n, k), (m, n), body acc + extsi(a) * extsi(b).
-struct TransposeInt8Weight : OpRewritePattern<linalg::MatmulOp> {
+/// (m, n, k) -> (m, k), (n, k), (m, n), body acc + extsi(a) * extsi(b);
+/// likewise FP8 x FP8 -> f32 with acc + extf(a) * extf(b).
+struct TransposeByteWeight : OpRewritePattern<linalg::MatmulOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(linalg::MatmulOp op,
@@ -67,14 +70,15 @@ struct TransposeInt8Weight : OpRewritePattern<linalg::MatmulOp> {
     auto cType = dyn_cast<RankedTensorType>(c.getType());
     if (!aType || !bType || !cType || !bType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "B of unknown shape");
-    if (!aType.getElementType().isInteger(8) ||
-        !bType.getElementType().isInteger(8) ||
-        !cType.getElementType().isInteger(32))
-      return rewriter.notifyMatchFailure(op, "not i8 x i8 -> i32");
+    Type element = aType.getElementType();
+    if (!hasByteOperands(element) || bType.getElementType() != element ||
+        cType.getElementType() != tensorCoreAccumulatorType(element))
+      return rewriter.notifyMatchFailure(
+          op, "not i8 x i8 -> i32 nor FP8 x FP8 -> f32");
     Attribute weights;
     if (!matchPattern(b, m_Constant(&weights)))
       return rewriter.notifyMatchFailure(op, "B is not a constant");
-    DenseElementsAttr transposed = transposeI8Matrix(weights);
+    DenseElementsAttr transposed = transposeByteMatrix(weights);
     if (!transposed)
       return rewriter.notifyMatchFailure(op, "B is not a dense constant");
 
@@ -93,11 +97,19 @@ struct TransposeInt8Weight : OpRewritePattern<linalg::MatmulOp> {
         rewriter, loc, op.getResultTypes(), ValueRange{a, bt}, ValueRange{c},
         maps, iterators,
         [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-          Type i32 = nested.getI32Type();
-          Value lhs = arith::ExtSIOp::create(nested, nestedLoc, i32, args[0]);
-          Value rhs = arith::ExtSIOp::create(nested, nestedLoc, i32, args[1]);
-          Value product = arith::MulIOp::create(nested, nestedLoc, lhs, rhs);
-          Value sum = arith::AddIOp::create(nested, nestedLoc, args[2], product);
+          Type acc = cType.getElementType();
+          Value sum;
+          if (isa<IntegerType>(element)) {
+            Value lhs = arith::ExtSIOp::create(nested, nestedLoc, acc, args[0]);
+            Value rhs = arith::ExtSIOp::create(nested, nestedLoc, acc, args[1]);
+            Value product = arith::MulIOp::create(nested, nestedLoc, lhs, rhs);
+            sum = arith::AddIOp::create(nested, nestedLoc, args[2], product);
+          } else {
+            Value lhs = arith::ExtFOp::create(nested, nestedLoc, acc, args[0]);
+            Value rhs = arith::ExtFOp::create(nested, nestedLoc, acc, args[1]);
+            Value product = arith::MulFOp::create(nested, nestedLoc, lhs, rhs);
+            sum = arith::AddFOp::create(nested, nestedLoc, args[2], product);
+          }
           linalg::YieldOp::create(nested, nestedLoc, sum);
         });
     // Precision decisions and the like; not linalg's memoized maps.
@@ -109,13 +121,13 @@ struct TransposeInt8Weight : OpRewritePattern<linalg::MatmulOp> {
   }
 };
 
-struct TransposeInt8WeightsPass
-    : opsnn::impl::TransposeInt8WeightsPassBase<TransposeInt8WeightsPass> {
+struct TransposeByteWeightsPass
+    : opsnn::impl::TransposeByteWeightsPassBase<TransposeByteWeightsPass> {
   using Base::Base;
 
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<TransposeInt8Weight>(&getContext());
+    patterns.add<TransposeByteWeight>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

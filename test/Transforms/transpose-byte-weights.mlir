@@ -1,4 +1,4 @@
-// RUN: ops-nn-opt %s --split-input-file --opsnn-transpose-int8-weights | FileCheck %s
+// RUN: ops-nn-opt %s --split-input-file --opsnn-transpose-byte-weights | FileCheck %s
 
 // A constant K x N INT8 weight (K = 2, N = 3) is stored N x K at compile
 // time and read as [n, k] by the equivalent contraction; the precision
@@ -28,6 +28,26 @@ func.func @constant_weight(%x: tensor<4x2xi8>, %acc: tensor<4x3xi32>) -> tensor<
 
 // -----
 
+// An FP8 weight (E4M3FN codes) likewise, into f32 with extf/mulf/addf.
+// CHECK-LABEL: func.func @fp8_weight
+// CHECK: %[[W:.*]] = arith.constant dense<{{\[\[}}1.000000e+00, 4.000000e+00], [2.000000e+00, 5.000000e+00], [3.000000e+00, -6.000000e+00]]> : tensor<3x2xf8E4M3FN>
+// CHECK-NOT: linalg.matmul
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%{{.*}}, %[[W]] : tensor<4x2xf8E4M3FN>, tensor<3x2xf8E4M3FN>) outs(%{{.*}} : tensor<4x3xf32>)
+// CHECK: ^bb0(%[[L:.*]]: f8E4M3FN, %[[RH:.*]]: f8E4M3FN, %[[S:.*]]: f32):
+// CHECK: %[[L32:.*]] = arith.extf %[[L]] : f8E4M3FN to f32
+// CHECK: %[[R32:.*]] = arith.extf %[[RH]] : f8E4M3FN to f32
+// CHECK: %[[P:.*]] = arith.mulf %[[L32]], %[[R32]] : f32
+// CHECK: %[[SUM:.*]] = arith.addf %[[S]], %[[P]] : f32
+// CHECK: linalg.yield %[[SUM]] : f32
+func.func @fp8_weight(%x: tensor<4x2xf8E4M3FN>, %acc: tensor<4x3xf32>) -> tensor<4x3xf32> {
+  %w = arith.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, -6.0]]> : tensor<2x3xf8E4M3FN>
+  %r = linalg.matmul ins(%x, %w : tensor<4x2xf8E4M3FN>, tensor<2x3xf8E4M3FN>) outs(%acc : tensor<4x3xf32>) -> tensor<4x3xf32>
+  return %r : tensor<4x3xf32>
+}
+
+// -----
+
 // A splat weight stays a splat of the transposed shape.
 // CHECK-LABEL: func.func @splat_weight
 // CHECK: arith.constant dense<127> : tensor<128x64xi8>
@@ -43,15 +63,15 @@ func.func @splat_weight(%x: tensor<256x64xi8>, %acc: tensor<256x128xi32>) -> ten
 
 // Left alone: a B that is not a constant (nothing to do at compile time),
 // an f16 GEMM (ldmatrix.trans reads its K x N B), a constant A (only B is
-// read N x K), and a matmul on buffers.
+// read N x K), a matmul on buffers, and FP8 operands of two formats.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT: linalg.generic
-// CHECK-COUNT-4: linalg.matmul
+// CHECK-COUNT-5: linalg.matmul
 // CHECK-NOT: linalg.generic
 func.func @left_alone(%x: tensor<4x2xi8>, %w: tensor<2x3xi8>, %acc: tensor<4x3xi32>,
                       %h: tensor<4x2xf16>, %accf: tensor<4x3xf32>,
                       %bx: memref<4x2xi8>, %bacc: memref<4x3xi32>)
-    -> (tensor<4x3xi32>, tensor<4x3xf32>, tensor<4x3xi32>) {
+    -> (tensor<4x3xi32>, tensor<4x3xf32>, tensor<4x3xi32>, tensor<4x3xf32>) {
   %r0 = linalg.matmul ins(%x, %w : tensor<4x2xi8>, tensor<2x3xi8>) outs(%acc : tensor<4x3xi32>) -> tensor<4x3xi32>
   %wh = arith.constant dense<1.0> : tensor<2x3xf16>
   %r1 = linalg.matmul ins(%h, %wh : tensor<4x2xf16>, tensor<2x3xf16>) outs(%accf : tensor<4x3xf32>) -> tensor<4x3xf32>
@@ -59,6 +79,9 @@ func.func @left_alone(%x: tensor<4x2xi8>, %w: tensor<2x3xi8>, %acc: tensor<4x3xi
   %r2 = linalg.matmul ins(%a, %w : tensor<4x2xi8>, tensor<2x3xi8>) outs(%acc : tensor<4x3xi32>) -> tensor<4x3xi32>
   %bw = memref.get_global @w : memref<2x3xi8>
   linalg.matmul ins(%bx, %bw : memref<4x2xi8>, memref<2x3xi8>) outs(%bacc : memref<4x3xi32>)
-  return %r0, %r1, %r2 : tensor<4x3xi32>, tensor<4x3xf32>, tensor<4x3xi32>
+  %q = arith.truncf %h : tensor<4x2xf16> to tensor<4x2xf8E4M3FN>
+  %w5 = arith.constant dense<1.0> : tensor<2x3xf8E5M2>
+  %r3 = linalg.matmul ins(%q, %w5 : tensor<4x2xf8E4M3FN>, tensor<2x3xf8E5M2>) outs(%accf : tensor<4x3xf32>) -> tensor<4x3xf32>
+  return %r0, %r1, %r2, %r3 : tensor<4x3xi32>, tensor<4x3xf32>, tensor<4x3xi32>, tensor<4x3xf32>
 }
 memref.global "private" constant @w : memref<2x3xi8> = dense<1>
