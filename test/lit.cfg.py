@@ -65,6 +65,16 @@ config.substitutions.append((
 # Executing on a GPU needs the driver and a device.
 if os.path.exists("/dev/nvidia0") or os.path.exists("/dev/nvidiactl"):
     config.available_features.add("cuda-device")
+    # FP8 mma.sync: compute capability 8.9 (Ada) and later.
+    try:
+        import subprocess
+        caps = subprocess.run(
+            ["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"],
+            capture_output=True, text=True, timeout=30).stdout.split()
+        if caps and float(caps[0]) >= 8.9:
+            config.available_features.add("cuda-fp8")
+    except (OSError, ValueError, subprocess.SubprocessError):
+        pass
 
 # Executed tests: %check FILE runs test/Integration/check.py on FILE.
 config.substitutions.append((

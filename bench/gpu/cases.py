@@ -101,22 +101,30 @@ ROOT = Path(__file__).resolve().parents[2]
 # (~1e-6), 1e-4 for margin. TF32: the reference rounds the operands to
 # 10 mantissa bits as the kernel does (cvt.rna.tf32.f32; the products are
 # then exact in f32), so the accumulation order alone, as for bf16.
-# i8 x i8 -> i32 is exact.
-# PyTorch returns bf16 for bf16 operands (rounding: ~1.5e-3).
-TOLERANCE = {"f16": 1e-3, "f32": 1e-4, "bf16": 1e-4, "tf32": 1e-4, "i8": 0.0,
-             "torch-f16": 5e-3, "torch-f32": 1e-2, "torch-bf16": 1e-2, "torch-tf32": 1e-2}
+# i8 x i8 -> i32 is exact. FP8 (E4M3FN) operands are exact in f32 and
+# their products too: the accumulation order alone, as for bf16.
+# PyTorch returns bf16 for bf16 operands (rounding: ~1.5e-3); its FP8 GEMM
+# (torch._scaled_mm, cuBLASLt) accumulates in f32 but may use Hopper's
+# reduced-precision FP8 accumulation.
+TOLERANCE = {"f16": 1e-3, "f32": 1e-4, "bf16": 1e-4, "tf32": 1e-4, "i8": 0.0, "f8": 1e-4,
+             "torch-f16": 5e-3, "torch-f32": 1e-2, "torch-bf16": 1e-2, "torch-tf32": 1e-2,
+             "torch-f8": 1e-2}
 # torch-f32: cuDNN may use TF32 for f32 convolutions (PyTorch's default).
 # The roofline peak of each operand type (`--test-opsnn-target-info` keys).
-PEAK_KEY = {"f16": "fp16", "bf16": "bf16", "tf32": "tf32", "i8": "int8", "f32": "fp32"}
+PEAK_KEY = {"f16": "fp16", "bf16": "bf16", "tf32": "tf32", "i8": "int8", "f32": "fp32",
+            "f8": "fp8"}
 # How operands of each type are stored in the .npy files: bf16 as its bit
-# patterns (ops-nn-run's '<u2' for bf16 arguments), TF32 as f32.
+# patterns (ops-nn-run's '<u2' for bf16 arguments), FP8 (f8: E4M3FN) as its
+# codes ('|u1'), TF32 as f32.
 NP_DTYPE = {"f16": np.float16, "bf16": np.uint16, "tf32": np.float32, "i8": np.int8,
-            "f32": np.float32}
+            "f32": np.float32, "f8": np.uint8}
 # Result types: i8 accumulates in i32, everything else in f32.
 OUT_DTYPE = {"i8": np.int32}
 # PyTorch has no general CUDA int8 GEMM/convolution to compare with (its
 # int8 matmul, torch._int_mm, is a private, shape-restricted entry point).
 NO_TORCH = {"i8": "n/a (no int8)"}
+# Nor an FP8 convolution.
+NO_TORCH_KIND = {("f8", "conv"): "n/a (no FP8 convolution)"}
 
 
 def log(message):
@@ -156,6 +164,8 @@ class Case:
                 out.append(rng.integers(-128, 128, s, dtype=np.int8))
             elif d == np.uint16:   # bf16 bit patterns
                 out.append(to_bf16_bits(rng.uniform(-1, 1, s).astype(np.float32)))
+            elif d == np.uint8:   # E4M3FN codes of uniform(-1, 1), rounded
+                out.append(to_fp8_codes(rng.uniform(-1, 1, s).astype(np.float32)))
             else:
                 out.append(rng.uniform(-1, 1, s).astype(d))
         if self.kind == "rowreduce":   # the second input is the rows' maximum
@@ -173,6 +183,18 @@ def to_bf16_bits(x):
 
 def from_bf16_bits(b):
     return (np.asarray(b, np.uint16).astype(np.uint32) << np.uint32(16)).view(np.float32)
+
+
+def to_fp8_codes(x):
+    """f32 -> E4M3FN codes (uint8), rounded to nearest even as arith.truncf
+    does (ml_dtypes, which fp8-conversions.mlir checks bit for bit)."""
+    import ml_dtypes
+    return np.asarray(x, np.float32).astype(ml_dtypes.float8_e4m3fn).view(np.uint8)
+
+
+def from_fp8_codes(codes):
+    import ml_dtypes
+    return np.asarray(codes, np.uint8).view(ml_dtypes.float8_e4m3fn).astype(np.float32)
 
 
 def round_tf32(x):
@@ -197,7 +219,7 @@ def _elem(dtype):
     """The MLIR element type of a .npy dtype of these cases (uint16: bf16
     bit patterns)."""
     return {np.float16: "f16", np.uint16: "bf16", np.float32: "f32", np.int8: "i8",
-            np.int32: "i32"}[np.dtype(dtype).type]
+            np.int32: "i32", np.uint8: "f8E4M3FN"}[np.dtype(dtype).type]
 
 
 def conv_case(name, group, n, h, w, c, f, k, stride, layout="nhwc", elem="f16",
@@ -487,8 +509,15 @@ def all_cases():
         # --opsnn-transpose-byte-weights): cp.async instead of transposing
         # copies; side by side with the K x N one.
         gemm_case("bert_ffn1_int8_nk", "dtypes", M, 768, 3072, elem="i8", b_layout="nk"),
+        # FP8 (E4M3FN, what --opsnn-quantize type=fp8 makes of the layer; its
+        # weight stored [out, in]): mma.sync m16n8k32 .e4m3 on sm_89 and
+        # later (on sm_90 ptxas runs it as FP16 HMMA after unpacking), the
+        # generic path before.
+        gemm_case("bert_ffn1_fp8_nk", "dtypes", M, 768, 3072, elem="f8", b_layout="nk"),
         conv_case("r50_s3_3x3_bf16", "dtypes", N, 28, 28, 128, 128, 3, 1, elem="bf16"),
         conv_case("r50_s3_3x3_int8", "dtypes", N, 28, 28, 128, 128, 3, 1, elem="i8",
+                  filter_layout="fhwc"),
+        conv_case("r50_s3_3x3_fp8", "dtypes", N, 28, 28, 128, 128, 3, 1, elem="f8",
                   filter_layout="fhwc"),
     ]
 
@@ -824,6 +853,8 @@ def kernel_values(case, inputs, tf32_rounding=True):
     unless `tf32_rounding` is off (the CPU pipeline multiplies in f32)."""
     if case.dtype == "bf16":
         return [from_bf16_bits(t) for t in inputs[:2]] + list(inputs[2:])
+    if case.dtype == "f8":
+        return [from_fp8_codes(t) for t in inputs[:2]] + list(inputs[2:])
     if case.dtype == "tf32" and tf32_rounding:
         return [round_tf32(t) for t in inputs[:2]] + list(inputs[2:])
     return list(inputs)
@@ -1104,6 +1135,8 @@ def torch_worker(spec_path):
             ins = [torch.from_numpy(t).to(dev) for t in arrays]
             if dtype == "bf16":
                 ins[:2] = [t.to(torch.bfloat16) for t in ins[:2]]
+            if dtype == "f8":   # E4M3FN codes -> float8_e4m3fn tensors (exact)
+                ins[:2] = [t.view(torch.float8_e4m3fn) for t in ins[:2]]
             if on_cpu:
                 ins = [t.float() for t in ins]
             ref = np.load(c["reference"])
@@ -1179,6 +1212,10 @@ def torch_worker(spec_path):
                         bm = bm.t()
 
                     def fn(a=a, bm=bm, bias=bias):
+                        if a.dtype == torch.float8_e4m3fn:   # cuBLASLt's FP8 GEMM
+                            one = torch.ones((), device=a.device)
+                            return torch._scaled_mm(a, bm, scale_a=one, scale_b=one,
+                                                    out_dtype=torch.float32)
                         y = a @ bm
                         return F.gelu(y + bias, approximate="tanh") if bias is not None else y
                     to_ref = lambda y: y.float()
@@ -1254,7 +1291,7 @@ def run_torch(py, rows, cases_by_name, work, args):
         if not row.get("correct") or "case_dir" not in row:
             continue
         case = cases_by_name[row["name"]]
-        if case.dtype in NO_TORCH:
+        if case.dtype in NO_TORCH or (case.dtype, case.kind) in NO_TORCH_KIND:
             continue
         d = Path(row["case_dir"])
         n_in = len(case.input_specs)
@@ -1406,8 +1443,9 @@ def format_notes(run):
     lines = [f"device: {run['device']}; target {ceil['name']} "
              f"({ceil['dram_bandwidth_gbps']:g} GB/s, "
              f"FP16/BF16 tensor {ceil['peak_tflops']['fp16']:g}/{ceil['peak_tflops']['bf16']:g}, "
-             f"TF32 {ceil['peak_tflops']['tf32']:g}, FP32 {ceil['peak_tflops']['fp32']:g} "
-             f"TFLOP/s, INT8 {ceil['peak_tflops']['int8']:g} TOPS); chip {run['chip']}; "
+             f"TF32 {ceil['peak_tflops']['tf32']:g}, FP32 {ceil['peak_tflops']['fp32']:g}, "
+             f"FP8 {ceil['peak_tflops']['fp8']:g} TFLOP/s, INT8 {ceil['peak_tflops']['int8']:g} "
+             f"TOPS); chip {run['chip']}; "
              f"mode {run['mode']}",
              "floor: max(FLOPs / peak of the operand type, minimum bytes / bandwidth); "
              "achieved: floor / our ms (1 = at the roofline); our ms: the call's kernels "
@@ -1552,6 +1590,8 @@ def main(argv=None):
             else:
                 row["vendor_status"] = ("failed" if t else
                                         NO_TORCH.get(row.get("dtype")) or
+                                        NO_TORCH_KIND.get((row.get("dtype"),
+                                                           row.get("kind"))) or
                                         ("n/a (no torch)" if "no torch" in run["torch"]
                                          else "n/a"))
             row.pop("case_dir", None)

@@ -17,7 +17,7 @@ for the check.
 Usage: bench/gpu/zoo_transformers.py [--repeat N] [--dry-run] [--models a,b]
                                     [--variants generic,tensor-cores,mixed-fp16,t4-mixed-fp16,
                                                 mixed-fp16-unpadded,mixed-fp16-unfused,
-                                                mixed-fp16-softmax-apart]
+                                                mixed-fp16-softmax-apart,h100-mixed-fp16,h100-fp8]
 Prints one line per model and variant: kernels (how many of them are
 tensor-core kernels: PTX with mma.sync; and how many of the others use
 vector global accesses: ld/st.global.v2/.v4), rel. L2 vs onnxruntime, kernel
@@ -64,7 +64,19 @@ VARIANTS = {
     # (no softmax in the Q K^T epilogue); not among the default --variants.
     "mixed-fp16-softmax-apart": MIXED + "opsnn-lower-to-nvvm{chip=sm_80 format=ptx "
                                         "tensor-cores=true tensor-core-fuse-softmax=false}",
+    # On an H100 (sm_90 PTX): mixed FP16, and post-training FP8 (E4M3FN
+    # GEMMs and convolutions with constant weights, --opsnn-quantize through
+    # --opsnn-optimize precision=fp8) on FP8 mma.sync; not among the default
+    # --variants.
+    "h100-mixed-fp16": "opsnn-optimize{target=h100 precision=mixed-fp16},"
+                       "opsnn-lower-to-nvvm{chip=sm_90 format=ptx tensor-cores=true}",
+    "h100-fp8": "opsnn-optimize{target=h100 precision=fp8 calibration=@RANGES@},"
+                "opsnn-lower-to-nvvm{chip=sm_90 format=ptx tensor-cores=true}",
 }
+# A variant's @RANGES@ is the model's calibration file: the activation
+# ranges `ops-nn-run --collect-ranges` measured on the CPU on two random
+# samples other than the checked one (seeds 1 and 2; the check uses 0).
+RANGES = "@RANGES@"
 # Without a GPU, the tensor-core variants' algorithms on the CPU.
 EMULATED = {
     "generic": "opsnn-lower-to-cpu{emulate-gpu-loops}",
@@ -85,7 +97,27 @@ EMULATED = {
                                         "emulate-warp-reductions "
                                         "emulate-tensor-core-matmul=a100 "
                                         "emulate-tensor-core-fuse-softmax=false}",
+    "h100-mixed-fp16": "opsnn-optimize{target=h100 precision=mixed-fp16},"
+                       "opsnn-lower-to-cpu{emulate-gpu-loops emulate-warp-reductions "
+                       "emulate-tensor-core-matmul=h100}",
+    "h100-fp8": "opsnn-optimize{target=h100 precision=fp8 calibration=@RANGES@},"
+                "opsnn-lower-to-cpu{emulate-gpu-loops emulate-warp-reductions "
+                "emulate-tensor-core-matmul=h100}",
 }
+
+
+def calibrate(run, src, model, ranges, prefix):
+    """Writes `ranges`: the activation ranges of `src` (on the CPU) over
+    two random samples of `model`'s inputs, seeds 1 and 2."""
+    from opsnn import zoo
+    for seed in (1, 2):
+        sample = []
+        for i, a in enumerate(zoo.random_inputs(model, seed=seed)):
+            np.save(f"{prefix}_cal{seed}_in{i}.npy", a)
+            sample.append(f"--input={prefix}_cal{seed}_in{i}.npy")
+        subprocess.run([run, src, *sample, f"--collect-ranges={ranges}",
+                        *(["--append-ranges"] if seed == 2 else [])],
+                       check=True, capture_output=True)
 
 
 def main(argv=None):
@@ -125,8 +157,11 @@ def main(argv=None):
             for i, a in enumerate(inputs):
                 np.save(tmp / f"{name}_in{i}.npy", a)
                 in_args.append(f"--input={tmp / f'{name}_in{i}.npy'}")
+            ranges = tmp / f"{name}_ranges.json"
+            if any(RANGES in VARIANTS[v] for v in variants):
+                calibrate(run, src, onnx.load(str(path)), ranges, tmp / name)
             for variant in variants:
-                pipeline = VARIANTS[variant]
+                pipeline = VARIANTS[variant].replace(RANGES, str(ranges))
                 lowered = subprocess.run(
                     [opt, src, f"--pass-pipeline=builtin.module({pipeline})"],
                     capture_output=True, text=True)
@@ -145,7 +180,8 @@ def main(argv=None):
                     if variant not in EMULATED:
                         print(f"{name:10s} {variant:{width}s} {kernels}")
                         continue
-                    cmd = [run, src, f"--pipeline={EMULATED[variant]}",
+                    cmd = [run, src,
+                           f"--pipeline={EMULATED[variant].replace(RANGES, str(ranges))}",
                            f"--output-dir={out}", "--json"]
                 else:
                     cmd = [run, src, "--device=cuda", f"--pipeline={pipeline}",

@@ -129,6 +129,11 @@ BufferAccess BufferAccessAnalysis::accessOf(Operation *op, Value buffer) {
       record(MemoryEffects::Read::get(), load.getSrcMemref());
       return WalkResult::advance();
     }
+    // Inline PTX with side effects (an FP8 mma.sync: GPUTensorCoreMatmul)
+    // declares a write of anything, but one that takes no address works on
+    // registers only.
+    if (isRegisterOnlyAsm(nested))
+      return WalkResult::advance();
     if (auto effects = dyn_cast<MemoryEffectOpInterface>(nested)) {
       SmallVector<MemoryEffects::EffectInstance> instances;
       effects.getEffects(instances);
@@ -137,12 +142,10 @@ BufferAccess BufferAccessAnalysis::accessOf(Operation *op, Value buffer) {
       return WalkResult::advance();
     }
     // nvvm.mma.sync (a BF16 fragment product: rewriteBF16MmaSync) works on
-    // registers only, but declares no effects; so does inline PTX (an FP8
-    // one) that takes no address.
+    // registers only, but declares no effects.
     if (nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
         isa<gpu::BarrierOp, nvgpu::DeviceAsyncCreateGroupOp,
-            nvgpu::DeviceAsyncWaitOp, NVVM::MmaOp>(nested) ||
-        isRegisterOnlyAsm(nested))
+            nvgpu::DeviceAsyncWaitOp, NVVM::MmaOp>(nested))
       return WalkResult::advance();
     if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(nested)) {
       record(MemoryEffects::Read::get(), copy.getSrc());
