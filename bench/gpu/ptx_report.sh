@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Lowers the bundled models and every executed-test op family with
 # --opsnn-lower-to-nvvm (and the tensor-core kernels of test/GPU/tensor-core-
-# {matmul,epilogue,conv,conv-epilogue,turing}.mlir with tensor-cores=true) and prints, per
+# {matmul,epilogue,conv,conv-epilogue,turing}.mlir with tensor-cores=true, and
+# the FP8 ones of test/Integration/CPU/tensor-core-fp8-emulated.mlir for
+# sm_90) and prints, per
 # kernel and architecture, what
 # `ptxas -v` reports: registers, shared memory, spill stores/loads, stack
 # (--sass: and the static SASS instruction count, through nvdisasm).
@@ -47,4 +49,10 @@ for name in tensor-core-matmul tensor-core-epilogue tensor-core-conv tensor-core
   "$opt" "$root/test/GPU/$name.mlir" --opsnn-lower-to-nvvm="chip=$chip format=ptx tensor-cores=true" |
     python3 "$root/scripts/ptxas_check.py" "${arches[@]}" "${report_flags[@]}" || status=1
 done
+# The FP8 tensor-core kernels (mma.sync m16n8k32 .e4m3/.e5m2: sm_89 and
+# later), always lowered and assembled for sm_90.
+echo "== tensor-core-fp8-emulated.mlir (tensor-cores=true, lowered for sm_90)"
+"$opt" "$root/test/Integration/CPU/tensor-core-fp8-emulated.mlir" \
+  --opsnn-lower-to-nvvm="chip=sm_90 format=ptx tensor-cores=true" |
+  python3 "$root/scripts/ptxas_check.py" --arch sm_90 "${report_flags[@]}" || status=1
 exit $status
