@@ -276,6 +276,13 @@ private:
   /// its activation's, read before any op was rewritten.
   void quantizeContraction(linalg::LinalgOp op,
                            const std::optional<KnownRange> &range);
+  /// `activation` / `scale`, saturated and rounded to FP8: one
+  /// elementwise op per activation (up to reshapes) and scale, right after
+  /// the first such activation, that every contraction reading it shares (Q, K
+  /// and V projections then read one input, and
+  /// --opsnn-fuse-sibling-contractions can stack them; INT8's quant.qcast ops
+  /// are merged by CSE instead).
+  Value quantizeActivationToFP8(Value activation, double scale);
   /// The rewrites; they return the f32 value replacing the op's result.
   Value rewriteInt8(linalg::LinalgOp op, DenseElementsAttr weights,
                     double activationMaxAbs, StringRef rangeSource);
@@ -293,8 +300,58 @@ private:
   double fp8Max;
   /// Each quantized table: the 8-bit constant and its scale.
   DenseMap<Value, std::pair<Value, double>> tables;
+  /// The FP8 codes of an activation (of its type) at a scale.
+  struct ActivationCodes {
+    Type type;
+    double scale;
+    Value codes;
+  };
+  /// Each FP8-quantized activation's codes, by the tensor it reshapes.
+  DenseMap<Value, SmallVector<ActivationCodes>> fp8Activations;
 };
 } // namespace
+
+/// The tensor `value` reshapes (through collapse_shape and expand_shape),
+/// or `value`: two values of one type reshaped from the same tensor are
+/// equal.
+static Value reshapeRoot(Value value) {
+  while (true) {
+    if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>())
+      value = collapse.getSrc();
+    else if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>())
+      value = expand.getSrc();
+    else
+      return value;
+  }
+}
+
+Value Quantizer::quantizeActivationToFP8(Value activation, double scale) {
+  // Keyed by the reshaped tensor: each projection of attention reads its
+  // own collapse_shape of the same hidden states.
+  SmallVector<ActivationCodes> &known = fp8Activations[reshapeRoot(activation)];
+  for (const ActivationCodes &entry : known)
+    if (entry.type == activation.getType() && entry.scale == scale)
+      return entry.codes;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointAfterValue(activation);
+  Type fp8 = storage;
+  double maxFinite = fp8Max;
+  // Scaled, saturated (E4M3FN has no infinity: overflow would be NaN),
+  // rounded to FP8.
+  Value codes = mapElementwise(
+      b, activation.getLoc(), {activation}, fp8,
+      [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
+        Value scaled =
+            arith::DivFOp::create(nb, nl, args[0], createF32(nb, nl, scale));
+        scaled = arith::MaximumFOp::create(nb, nl, scaled,
+                                           createF32(nb, nl, -maxFinite));
+        scaled = arith::MinimumFOp::create(nb, nl, scaled,
+                                           createF32(nb, nl, maxFinite));
+        return arith::TruncFOp::create(nb, nl, fp8, scaled);
+      });
+  known.push_back({activation.getType(), scale, codes});
+  return codes;
+}
 
 void Quantizer::quantizeContraction(linalg::LinalgOp op,
                                     const std::optional<KnownRange> &range) {
@@ -454,21 +511,8 @@ Value Quantizer::rewriteFP8(linalg::LinalgOp op, DenseElementsAttr weights,
   Value weightCodes = arith::ConstantOp::create(
       b, loc,
       cast<TypedAttr>(DenseElementsAttr::get(weightType.clone(fp8), codes)));
-  // Activation: scaled, saturated (E4M3FN has no infinity: overflow would
-  // be NaN), rounded to FP8.
   double activationScale = activationMaxAbs / fp8Max;
-  double maxFinite = fp8Max;
-  Value activationCodes = mapElementwise(
-      b, loc, {activation}, fp8,
-      [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
-        Value scaled = arith::DivFOp::create(
-            nb, nl, args[0], createF32(nb, nl, activationScale));
-        scaled = arith::MaximumFOp::create(nb, nl, scaled,
-                                           createF32(nb, nl, -maxFinite));
-        scaled = arith::MinimumFOp::create(nb, nl, scaled,
-                                           createF32(nb, nl, maxFinite));
-        return arith::TruncFOp::create(nb, nl, fp8, scaled);
-      });
+  Value activationCodes = quantizeActivationToFP8(activation, activationScale);
 
   // The contraction reads FP8 and accumulates in f32; its result is in
   // units of s_x * s_w, and the original accumulator is added after.

@@ -41,13 +41,15 @@
 // In FP8 the weights take max|w|/448 (1.0 -> 448), the activation is
 // scaled, saturated and rounded to E4M3FN, the matmul computes in f32, one
 // multiply after.
+// (The activation's codes come right after the activation: here the
+// argument, so first.)
 // FP8-LABEL: func @matmul
-// FP8: %[[W:.*]] = arith.constant dense<{{\[}}[4.480000e+02, -2.240000e+02], [1.120000e+02, 5.600000e+01], [-4.480000e+02, 2.800000e+01]]> : tensor<3x2xf8E4M3FN>
 // FP8: %[[X:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<4x3xf32>) outs(%{{.*}} : tensor<4x3xf8E4M3FN>)
 // FP8: arith.divf
 // FP8: arith.maximumf %{{.*}}, %{{.*}} : f32
 // FP8: arith.minimumf
 // FP8: arith.truncf %{{.*}} : f32 to f8E4M3FN
+// FP8: %[[W:.*]] = arith.constant dense<{{\[}}[4.480000e+02, -2.240000e+02], [1.120000e+02, 5.600000e+01], [-4.480000e+02, 2.800000e+01]]> : tensor<3x2xf8E4M3FN>
 // FP8: %[[MM:.*]] = linalg.matmul
 // FP8-SAME: precision.decision = {precision = f8E4M3FN, reason = "fp8: f8E4M3FN weights (scale 0.002232) and activation (scale 0.004464, user range), f32 accumulation"}
 // FP8-SAME: ins(%[[X]], %[[W]] : tensor<4x3xf8E4M3FN>, tensor<3x2xf8E4M3FN>) outs(%{{.*}} : tensor<4x2xf32>)
@@ -72,8 +74,8 @@
 
 // E5M2 (gradients): max 57344.
 // E5M2-LABEL: func @matmul
-// E5M2: arith.constant dense<{{\[}}[5.734400e+04, -2.867200e+04], {{.*}} : tensor<3x2xf8E5M2>
 // E5M2: arith.truncf %{{.*}} : f32 to f8E5M2
+// E5M2: arith.constant dense<{{\[}}[5.734400e+04, -2.867200e+04], {{.*}} : tensor<3x2xf8E5M2>
 // E5M2: linalg.matmul {precision.decision = {precision = f8E5M2,
 
 func.func @matmul(%x: tensor<4x3xf32> {precision.range = #range}) -> tensor<4x2xf32> {
