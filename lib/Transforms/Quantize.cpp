@@ -277,11 +277,12 @@ private:
   void quantizeContraction(linalg::LinalgOp op,
                            const std::optional<KnownRange> &range);
   /// `activation` / `scale`, saturated and rounded to FP8: one
-  /// elementwise op per activation (up to reshapes) and scale, right after
-  /// the first such activation, that every contraction reading it shares (Q, K
-  /// and V projections then read one input, and
-  /// --opsnn-fuse-sibling-contractions can stack them; INT8's quant.qcast ops
-  /// are merged by CSE instead).
+  /// elementwise op per reshaped tensor and scale, right after that tensor
+  /// (then the activation's reshapes on the codes), that every contraction
+  /// reading it shares: Q, K and V projections then read one input, and
+  /// --opsnn-fuse-sibling-contractions can stack them (INT8's quant.qcast
+  /// ops are merged by CSE instead). Before the reshapes the op has its
+  /// producer's loops, so a LayerNorm's row kernel can absorb it.
   Value quantizeActivationToFP8(Value activation, double scale);
   /// The rewrites; they return the f32 value replacing the op's result.
   Value rewriteInt8(linalg::LinalgOp op, DenseElementsAttr weights,
@@ -306,49 +307,64 @@ private:
     double scale;
     Value codes;
   };
-  /// Each FP8-quantized activation's codes, by the tensor it reshapes.
+  /// Each FP8-quantized activation's codes (of the tensor it reshapes, and
+  /// reshaped), by the tensor it reshapes.
   DenseMap<Value, SmallVector<ActivationCodes>> fp8Activations;
 };
 } // namespace
 
-/// The tensor `value` reshapes (through collapse_shape and expand_shape),
-/// or `value`: two values of one type reshaped from the same tensor are
-/// equal.
-static Value reshapeRoot(Value value) {
-  while (true) {
-    if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>())
-      value = collapse.getSrc();
-    else if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>())
-      value = expand.getSrc();
-    else
-      return value;
-  }
-}
-
 Value Quantizer::quantizeActivationToFP8(Value activation, double scale) {
-  // Keyed by the reshaped tensor: each projection of attention reads its
-  // own collapse_shape of the same hidden states.
-  SmallVector<ActivationCodes> &known = fp8Activations[reshapeRoot(activation)];
-  for (const ActivationCodes &entry : known)
-    if (entry.type == activation.getType() && entry.scale == scale)
-      return entry.codes;
+  // The tensor the activation reshapes (static collapse_shape and
+  // expand_shape: no size operands), and those reshapes, last first.
+  SmallVector<Operation *> reshapes;
+  Value root = activation;
+  while (Operation *def = root.getDefiningOp()) {
+    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def) ||
+        def->getNumOperands() != 1)
+      break;
+    reshapes.push_back(def);
+    root = def->getOperand(0);
+  }
+  SmallVector<ActivationCodes> &known = fp8Activations[root];
+  auto lookup = [&](Type type) -> Value {
+    for (const ActivationCodes &entry : known)
+      if (entry.type == type && entry.scale == scale)
+        return entry.codes;
+    return nullptr;
+  };
+  if (Value codes = lookup(activation.getType()))
+    return codes;
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointAfterValue(activation);
-  Type fp8 = storage;
-  double maxFinite = fp8Max;
-  // Scaled, saturated (E4M3FN has no infinity: overflow would be NaN),
-  // rounded to FP8.
-  Value codes = mapElementwise(
-      b, activation.getLoc(), {activation}, fp8,
-      [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
-        Value scaled =
-            arith::DivFOp::create(nb, nl, args[0], createF32(nb, nl, scale));
-        scaled = arith::MaximumFOp::create(nb, nl, scaled,
-                                           createF32(nb, nl, -maxFinite));
-        scaled = arith::MinimumFOp::create(nb, nl, scaled,
-                                           createF32(nb, nl, maxFinite));
-        return arith::TruncFOp::create(nb, nl, fp8, scaled);
-      });
+  Value codes = lookup(root.getType());
+  if (!codes) {
+    b.setInsertionPointAfterValue(root);
+    Type fp8 = storage;
+    double maxFinite = fp8Max;
+    // Scaled, saturated (E4M3FN has no infinity: overflow would be NaN),
+    // rounded to FP8.
+    codes = mapElementwise(
+        b, root.getLoc(), {root}, fp8,
+        [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
+          Value scaled =
+              arith::DivFOp::create(nb, nl, args[0], createF32(nb, nl, scale));
+          scaled = arith::MaximumFOp::create(nb, nl, scaled,
+                                             createF32(nb, nl, -maxFinite));
+          scaled = arith::MinimumFOp::create(nb, nl, scaled,
+                                             createF32(nb, nl, maxFinite));
+          return arith::TruncFOp::create(nb, nl, fp8, scaled);
+        });
+    known.push_back({root.getType(), scale, codes});
+  }
+  // The activation's reshapes, replayed on the codes.
+  b.setInsertionPointAfterValue(codes);
+  for (Operation *reshape : llvm::reverse(reshapes)) {
+    Operation *copy = b.clone(*reshape);
+    copy->setDiscardableAttrs(ArrayRef<NamedAttribute>{});
+    copy->setOperand(0, codes);
+    Value result = copy->getResult(0);
+    result.setType(cast<RankedTensorType>(result.getType()).clone(storage));
+    codes = result;
+  }
   known.push_back({activation.getType(), scale, codes});
   return codes;
 }

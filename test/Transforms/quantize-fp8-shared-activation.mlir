@@ -3,15 +3,17 @@
 
 // Attention's Q, K and V projections read the same hidden states, each
 // through its own collapse_shape: FP8 quantizes them once (one
-// elementwise op, right after the first reshape, at the one scale their
-// range gives), so the three contractions share their input and
+// elementwise op on the hidden states themselves, right after them, at
+// the one scale their range gives; then the collapse_shape on the codes),
+// so the three contractions share their input and
 // --opsnn-fuse-sibling-contractions stacks them. (INT8's quant.qcast ops
-// are merged by CSE instead.)
+// are merged by CSE instead.) On the hidden states' own loops the op can
+// join the LayerNorm kernel that writes them.
 // CHECK-LABEL: func.func @qkv
-// CHECK: %[[X:.*]] = tensor.collapse_shape %arg0
-// CHECK-NEXT: tensor.empty() : tensor<16x32xf8E4M3FN>
-// CHECK-NEXT: %[[Q:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<16x32xf32>)
+// CHECK: tensor.empty() : tensor<1x16x32xf8E4M3FN>
+// CHECK-NEXT: %[[Q3:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<1x16x32xf32>)
 // CHECK: arith.truncf {{.*}} : f32 to f8E4M3FN
+// CHECK: %[[Q:.*]] = tensor.collapse_shape %[[Q3]] {{\[}}[0, 1], [2]] : tensor<1x16x32xf8E4M3FN> into tensor<16x32xf8E4M3FN>
 // CHECK-NOT: arith.truncf
 // CHECK-COUNT-3: linalg.matmul {{.*}} ins(%[[Q]], %{{.*}} : tensor<16x32xf8E4M3FN>, tensor<32x32xf8E4M3FN>)
 // CHECK-NOT: arith.truncf
