@@ -90,3 +90,54 @@ def test_bert_softmax_runs_in_the_scores_kernel(precision, tmp_path):
     assert exp_after_mma("true") == exp_after_mma("false") + 2
     assert len(binaries["true"]) == len(binaries["false"]) - 2, \
         (len(binaries["true"]), len(binaries["false"]))
+
+
+# Post-training FP8 as a user deploys it on an H100: activation ranges
+# calibrated on two random samples (ops-nn-run --collect-ranges), then
+# --opsnn-optimize="precision=fp8 calibration=..." and the tensor-core
+# pipeline for sm_90. bert_tiny's two layers have four weight GEMMs each
+# (Q/K/V stacked into one, the attention output, the two FFN ones): all
+# eight on FP8 mma.sync, each activation quantized once, inside the kernel
+# that writes it (a LayerNorm's or a GEMM's epilogue) or, for the attention
+# output (attention stays FP32 under precision=fp8), a kernel of its own
+# per layer. Its emulated kernels against onnxruntime: E4M3's 3 mantissa
+# bits, about 5e-2 (0.1 allowed; the plain FP32 pipeline is ~2e-7 off).
+def test_bert_fp8_on_fp8_tensor_cores(tmp_path):
+    import re
+
+    import numpy as np
+    import onnx
+    from opsnn import api
+    from opsnn.cli import onnxruntime_outputs, rel_l2
+    from opsnn.tools import run_tool
+    path = zoo.build("bert_tiny", tmp_path)
+    model = onnx.load(str(path))
+    mlir, meta = api._load_source(str(path))
+    src = tmp_path / "model.mlir"
+    src.write_text(mlir)
+    ranges = tmp_path / "ranges.json"
+    for seed in (1, 2):
+        sample = []
+        for i, a in enumerate(zoo.random_inputs(model, seed=seed)):
+            np.save(tmp_path / f"cal{seed}_{i}.npy", a)
+            sample.append(f"--input={tmp_path / f'cal{seed}_{i}.npy'}")
+        run_tool("ops-nn-run", [src, *sample, f"--collect-ranges={ranges}",
+                                *(["--append-ranges"] if seed == 2 else [])], "calibration")
+    optimize = f"opsnn-optimize{{target=h100 precision=fp8 calibration={ranges}}}"
+    lowered = run_tool("ops-nn-opt", [src, f"--pass-pipeline=builtin.module({optimize},"
+                                      "opsnn-lower-to-nvvm{chip=sm_90 format=ptx "
+                                      "tensor-cores=true})"], "lowering")
+    binaries = lowered.split("gpu.binary @")[1:]
+    fp8 = [b for b in binaries if "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32" in b]
+    assert len(fp8) == 8, len(fp8)
+    # Quantizing kernels (FP8 stores) without an FP8 product or a row
+    # reduction: the two attention outputs' only.
+    alone = [b for b in binaries if re.search(r"st\.global(\.v[24])?\.b8", b)
+             and "mma.sync" not in b and "shfl.sync" not in b]
+    assert len(alone) == 2, len(alone)
+    inputs = zoo.random_inputs(model)
+    ours = api._run_with_tool(str(src), inputs, meta, pipeline=(
+        f"{optimize},opsnn-lower-to-cpu{{emulate-warp-reductions "
+        "emulate-tensor-core-matmul=h100}"))
+    errors = [rel_l2(a, b) for a, b in zip(ours, onnxruntime_outputs(path, inputs))]
+    assert errors and 1e-3 < max(errors) <= 0.1, errors
