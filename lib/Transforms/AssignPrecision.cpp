@@ -78,6 +78,7 @@ struct AssignPrecisionPass
 private:
   LogicalResult parseOptions(func::FuncOp func);
   void markTF32(func::FuncOp func);
+  void markQuantizationLeftoversTF32(func::FuncOp func);
   Category categoryOf(Operation *op, OpClass opClass) const;
   std::optional<std::string> rangeReason(Operation *op) const;
   LogicalResult rewrite(linalg::LinalgOp op, bool accumulateF32,
@@ -432,6 +433,34 @@ void AssignPrecisionPass::markTF32(func::FuncOp func) {
   }
 }
 
+/// mode=int8|fp8 with range-tf32: the f32 convolutions and contractions
+/// quantization left in FP32 (activation by activation, as attention's;
+/// no known range) run as TF32, as those the range rules keep in FP32 do
+/// in the mixed modes. Not the first and last convolution or contraction
+/// with keep-first-last-fp32, nor an op whose `opsnn.precision` is "fp32".
+void AssignPrecisionPass::markQuantizationLeftoversTF32(func::FuncOp func) {
+  SmallVector<linalg::LinalgOp> gemmLike;
+  func.walk([&](linalg::LinalgOp op) {
+    OpClass opClass = computeOpFingerprint(op).opClass;
+    if (opClass == OpClass::Convolution || opClass == OpClass::Contraction)
+      gemmLike.push_back(op);
+  });
+  for (linalg::LinalgOp op : gemmLike) {
+    bool firstOrLast =
+        keepFirstLastFP32 && (op == gemmLike.front() || op == gemmLike.back());
+    auto forced = op->getAttrOfType<StringAttr>("opsnn.precision");
+    if (firstOrLast || (forced && forced.getValue() == "fp32") ||
+        !takesTF32(op, computeOpFingerprint(op).opClass))
+      continue;
+    std::string reason = "left in FP32 by " + mode + " quantization";
+    if (auto decision = op->getAttrOfType<DictionaryAttr>("precision.decision"))
+      if (auto why = decision.getAs<StringAttr>("reason"))
+        reason += " (" + why.getValue().str() + ")";
+    recordDecision(op, FloatTF32Type::get(op->getContext()),
+                   reason + "; TF32 keeps FP32's range");
+  }
+}
+
 void AssignPrecisionPass::relaxSignature(func::FuncOp func) {
   Block &entry = func.getBody().front();
   for (BlockArgument argument : entry.getArguments()) {
@@ -469,6 +498,8 @@ void AssignPrecisionPass::runOnOperation() {
     quantize.skipFirstLast = keepFirstLastFP32;
     if (failed(quantizeFunction(func, quantize)))
       return signalPassFailure();
+    if (rangeTF32)
+      markQuantizationLeftoversTF32(func);
     return;
   }
   if (mode == "tf32")

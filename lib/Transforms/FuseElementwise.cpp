@@ -114,9 +114,37 @@ bool shouldFuse(OpOperand *fused, bool fuseNarrowingCasts) {
 /// honours) from a contraction to the op that replaces it: reshape folding
 /// and elementwise fusion rebuild contractions as new generics (upstream
 /// keeps no discardable attributes), behind a reshape when one was folded.
+/// Two rewrites give no replacement notice, and are followed here:
+///  - folding a reshape of a contraction's result by expansion replaces the
+///    reshape, not the contraction (which then dies unused): the reshape's
+///    source carries the decision (attention's batched Q K^T and P V, whose
+///    results are expanded to [b, h, s, s]);
+///  - elementwise fusion of a producer into a contraction redirects the
+///    contraction's uses to the fused op and erases it: the fused op is the
+///    contraction inserted by the rewrite right before it, with its result
+///    types.
 struct KeepTF32Listener : RewriterBase::Listener {
+  void notifyOperationInserted(Operation *op,
+                               OpBuilder::InsertPoint previous) override {
+    // (Its body may not be built yet: what it is is asked later.)
+    if (isa<linalg::LinalgOp>(op))
+      inserted.insert(op);
+  }
+  void notifyOperationErased(Operation *op) override {
+    // (Its body is already gone: only contractions carry the attribute.)
+    inserted.erase(op);
+    Attribute tf32 = op->getAttr(kTF32);
+    Operation *fused = op->getPrevNode();
+    if (tf32 && fused && inserted.contains(fused) &&
+        fused->getResultTypes() == op->getResultTypes() && isContraction(fused))
+      fused->setAttr(kTF32, tf32);
+  }
   void notifyOperationReplaced(Operation *op, ValueRange values) override {
-    if (!op->hasAttr(kTF32))
+    Attribute tf32 = op->getAttr(kTF32);
+    if (!tf32 && isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op))
+      if (Operation *source = op->getOperand(0).getDefiningOp())
+        tf32 = source->getAttr(kTF32);
+    if (!tf32)
       return;
     for (Value value : values) {
       Operation *def = value.getDefiningOp();
@@ -124,10 +152,18 @@ struct KeepTF32Listener : RewriterBase::Listener {
         def = def->getOperand(0).getDefiningOp();
       if (auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(def))
         if (linalg::isaContractionOpInterface(linalgOp))
-          def->setAttr(kTF32, op->getAttr(kTF32));
+          def->setAttr(kTF32, tf32);
     }
   }
+  static bool isContraction(Operation *op) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    return linalgOp && op->getNumRegions() == 1 && !op->getRegion(0).empty() &&
+           !op->getRegion(0).front().empty() &&
+           linalg::isaContractionOpInterface(linalgOp);
+  }
   static constexpr StringLiteral kTF32 = "opsnn.tf32";
+  /// Linalg ops the rewrites created, still alive.
+  DenseSet<Operation *> inserted;
 };
 
 struct FuseElementwisePass

@@ -288,3 +288,32 @@ func.func @tf32_through_reshapes(%x: tensor<2x8x16xf32>, %w: tensor<16x32xf32>) 
   %m3 = tensor.expand_shape %m [[0, 1], [2]] output_shape [2, 8, 32] : tensor<16x32xf32> into tensor<2x8x32xf32>
   return %m3 : tensor<2x8x32xf32>
 }
+
+// -----
+
+// Attention's scores as imported: Q and K transposed to [b, h, s, d] and
+// [b, h, d, s] (copies), collapsed over b, h, a TF32 batch_matmul, its
+// result expanded back. Folding the reshapes replaces the expand_shape, and
+// fusing the transposing copies into the contraction erases it after
+// redirecting its uses, neither with a replacement notice for the
+// contraction: the listener still carries opsnn.tf32 to the final
+// generic. (It was lost: bert_tiny's Q K^T and P V stayed off the tensor
+// cores under precision=tf32, 20 kernels with 8 mma.sync against 18/12.)
+// CHECK-LABEL: func.func @tf32_scores
+// CHECK-NOT: linalg.batch_matmul
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
+// CHECK-SAME: attrs =  {opsnn.tf32}
+func.func @tf32_scores(%q: tensor<1x16x4x8xf32>, %k: tensor<1x16x4x8xf32>) -> tensor<1x4x16x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %eq = tensor.empty() : tensor<1x4x16x8xf32>
+  %qt = linalg.transpose ins(%q : tensor<1x16x4x8xf32>) outs(%eq : tensor<1x4x16x8xf32>) permutation = [0, 2, 1, 3]
+  %ek = tensor.empty() : tensor<1x4x8x16xf32>
+  %kt = linalg.transpose ins(%k : tensor<1x16x4x8xf32>) outs(%ek : tensor<1x4x8x16xf32>) permutation = [0, 2, 3, 1]
+  %q3 = tensor.collapse_shape %qt [[0, 1], [2], [3]] : tensor<1x4x16x8xf32> into tensor<4x16x8xf32>
+  %k3 = tensor.collapse_shape %kt [[0, 1], [2], [3]] : tensor<1x4x8x16xf32> into tensor<4x8x16xf32>
+  %e = tensor.empty() : tensor<4x16x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %s = linalg.batch_matmul {opsnn.tf32} ins(%q3, %k3 : tensor<4x16x8xf32>, tensor<4x8x16xf32>) outs(%f : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %s4 = tensor.expand_shape %s [[0, 1], [2], [3]] output_shape [1, 4, 16, 16] : tensor<4x16x16xf32> into tensor<1x4x16x16xf32>
+  return %s4 : tensor<1x4x16x16xf32>
+}

@@ -913,7 +913,10 @@ def AssignPrecisionPass : Pass<"opsnn-assign-precision", "::mlir::func::FuncOp">
     and a tf32 decision, the range in its reason): TF32 has FP32's
     exponent range, which is what those rules protect, and FP16's 10-bit
     mantissa (the first and last contraction still stay FP32 with
-    `keep-first-last-fp32`; an op's `opsnn.precision = "fp32"` too).
+    `keep-first-last-fp32`; an op's `opsnn.precision = "fp32"` too). In
+    `int8` and `fp8` modes, `range-tf32` likewise runs as TF32 the f32
+    convolutions and contractions quantization leaves in FP32 (attention's
+    activation-by-activation matmuls, ops without a known range).
     `keep-io-types=false` lets arguments and results take the low
     type. An op's `opsnn.precision = "fp32"|"fp16"|"bf16"` attribute
     overrides everything; `lists=FILE.json` replaces the class lists:
@@ -936,7 +939,7 @@ def AssignPrecisionPass : Pass<"opsnn-assign-precision", "::mlir::func::FuncOp">
     Option<"underflowFraction", "underflow-fraction", "double", /*default=*/"0.0",
            "Constants: keep FP32 only when more than this fraction of their non-zero values fall below underflow-threshold (0: any one value)">,
     Option<"rangeTF32", "range-tf32", "bool", /*default=*/"false",
-           "Convolutions and contractions the range rules keep in FP32 run as TF32 (FP32's range, FP16's mantissa)">,
+           "Convolutions and contractions the range rules (int8, fp8: quantization) keep in FP32 run as TF32 (FP32's range, FP16's mantissa)">,
   ];
   let dependentDialects = ["::mlir::opsnn::precision::PrecisionDialect",
                            "::mlir::arith::ArithDialect",
