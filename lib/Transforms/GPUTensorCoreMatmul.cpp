@@ -87,8 +87,8 @@ Value oneElement(OpBuilder &b, Location loc, Value vector, int64_t e) {
 }
 
 /// A matmul the tensor-core kernel handles: C(MxN, f32) += A(MxK) *
-/// B(KxN), A and B f16, bf16, or f32 run as TF32; or C(i32) += A(i8) *
-/// B(i8). Static identity-layout buffers.
+/// B(KxN), A and B f16, bf16, FP8 (E4M3FN, E5M2), or f32 run as TF32; or
+/// C(i32) += A(i8) * B(i8). Static identity-layout buffers.
 struct TensorCoreMatmul {
   Value a, b, c;
   int64_t m, n, k;
@@ -104,8 +104,9 @@ struct TensorCoreMatmul {
     return tensorCoreAccumulatorType(elementType);
   }
   /// B's tile is staged N x K: a transposed B (an FHWC filter) as it is,
-  /// and an i8 B always (mma.sync's 8-bit B fragments come from N x K rows:
-  /// there is no 8-bit ldmatrix.trans), transposed while it is copied.
+  /// and an 8-bit (i8, FP8) B always (mma.sync's 8-bit B fragments come
+  /// from N x K rows: there is no 8-bit ldmatrix.trans), transposed while
+  /// it is copied.
   bool stagesBAsNK() const {
     return bTransposed || hasByteOperands(elementType);
   }

@@ -101,7 +101,8 @@ bool BufferAccessAnalysis::mayAlias(Value x, Value y) {
 }
 
 /// Whether `op` is inline assembly whose operands and results are all
-/// scalars or vectors: it can name no buffer.
+/// scalars, vectors or literal structs of them (no pointer, no memref): it
+/// can name no buffer.
 static bool isRegisterOnlyAsm(Operation *op) {
   if (!isa<LLVM::InlineAsmOp>(op))
     return false;
