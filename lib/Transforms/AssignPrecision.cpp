@@ -439,18 +439,18 @@ void AssignPrecisionPass::markTF32(func::FuncOp func) {
 /// in the mixed modes. Not the first and last convolution or contraction
 /// with keep-first-last-fp32, nor an op whose `opsnn.precision` is "fp32".
 void AssignPrecisionPass::markQuantizationLeftoversTF32(func::FuncOp func) {
-  SmallVector<linalg::LinalgOp> gemmLike;
+  SmallVector<std::pair<linalg::LinalgOp, OpClass>> gemmLike;
   func.walk([&](linalg::LinalgOp op) {
     OpClass opClass = computeOpFingerprint(op).opClass;
     if (opClass == OpClass::Convolution || opClass == OpClass::Contraction)
-      gemmLike.push_back(op);
+      gemmLike.emplace_back(op, opClass);
   });
-  for (linalg::LinalgOp op : gemmLike) {
-    bool firstOrLast =
-        keepFirstLastFP32 && (op == gemmLike.front() || op == gemmLike.back());
+  for (auto [op, opClass] : gemmLike) {
+    bool firstOrLast = keepFirstLastFP32 && (op == gemmLike.front().first ||
+                                             op == gemmLike.back().first);
     auto forced = op->getAttrOfType<StringAttr>("opsnn.precision");
     if (firstOrLast || (forced && forced.getValue() == "fp32") ||
-        !takesTF32(op, computeOpFingerprint(op).opClass))
+        !takesTF32(op, opClass))
       continue;
     std::string reason = "left in FP32 by " + mode + " quantization";
     if (auto decision = op->getAttrOfType<DictionaryAttr>("precision.decision"))

@@ -150,9 +150,8 @@ struct KeepTF32Listener : RewriterBase::Listener {
       Operation *def = value.getDefiningOp();
       while (def && isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def))
         def = def->getOperand(0).getDefiningOp();
-      if (auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(def))
-        if (linalg::isaContractionOpInterface(linalgOp))
-          def->setAttr(kTF32, tf32);
+      if (def && isContraction(def))
+        def->setAttr(kTF32, tf32);
     }
   }
   static bool isContraction(Operation *op) {
