@@ -58,6 +58,7 @@ void mlir::opsnn::buildLowerToCPUPipeline(OpPassManager &pm,
     tensorCores.stages = options.emulateTensorCoreStages;
     tensorCores.allowTF32 = options.emulateTensorCoreTF32;
     tensorCores.fuseSoftmax = options.emulateTensorCoreFuseSoftmax;
+    tensorCores.warpgroupMma = options.emulateTensorCoreWarpgroupMma;
     pm.addNestedPass<func::FuncOp>(createGPUTensorCoreMatmulPass(tensorCores));
     addTensorCoreLeftoversStage(pm, /*gpuHostBuffers=*/false);
   }

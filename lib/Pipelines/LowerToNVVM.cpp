@@ -114,8 +114,13 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
   // Tiles and instructions for the first built-in target of this chip
   // (sm_90: h100; sm_75: t4), a100's for a chip that has none.
   std::string tensorCoreTarget = "a100";
+  // sm_90a (Hopper's arch-specific features: wgmma) is an sm_90 target
+  // whose GEMMs take the warpgroup kernel.
+  StringRef chip = options.chip.getValue();
+  bool warpgroupMma = chip == "sm_90a";
+  chip.consume_back("a");
   for (const TargetDescription &t : getBuiltinTargets())
-    if (t.chip == options.chip.getValue()) {
+    if (t.chip == chip) {
       tensorCoreTarget = t.name;
       break;
     }
@@ -144,6 +149,7 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
     tensorCores.allowTF32 = options.tensorCoreTF32;
     tensorCores.fuseSoftmax = options.tensorCoreFuseSoftmax;
     tensorCores.targetName = tensorCoreTarget;
+    tensorCores.warpgroupMma = warpgroupMma;
     pm.addNestedPass<func::FuncOp>(createGPUTensorCoreMatmulPass(tensorCores));
     addTensorCoreLeftoversStage(pm, /*gpuHostBuffers=*/true);
   }

@@ -22,7 +22,7 @@ std::string MatmulTileConfig::str() const {
          "x" + std::to_string(blockK) + ", warp " + std::to_string(warpM) +
          "x" + std::to_string(warpN) + ", " + std::to_string(numWarps()) +
          " warps, " + std::to_string(stages) + " stages" +
-         (wholeRows ? ", whole rows" : "");
+         (wholeRows ? ", whole rows" : "") + (warpgroup ? ", warpgroup" : "");
 }
 
 /// Shared memory the CUDA driver reserves per block on sm_80 and later.
@@ -136,6 +136,39 @@ static bool tileFits(int64_t size, int64_t tile, bool ragged,
   return !nearlyExact || (padded - size) * 8 <= padded;
 }
 
+namespace {
+/// Rule 2 over the candidate tiles in order: offer() takes each tile that
+/// fits; the first whose grid has a block per SM wins at once, else the
+/// one with the most blocks (the least padding on a tie) stays `best`.
+struct GridRule {
+  GridRule(int64_t m, int64_t n, int64_t batch, int64_t sms)
+      : m(m), n(n), batch(std::max<int64_t>(1, batch)), sms(sms) {}
+
+  /// Whether `config` fills the chip (take it and stop).
+  bool offer(const MatmulTileConfig &config) {
+    int64_t blocks =
+        blockSteps(m, config.blockM) * blockSteps(n, config.blockN) * batch;
+    if (blocks >= sms)
+      return true;
+    // Ties (a small problem that every tile covers with as many blocks):
+    // the least padding.
+    int64_t padded = blockSteps(m, config.blockM) * config.blockM *
+                     blockSteps(n, config.blockN) * config.blockN;
+    if (!best || blocks > bestBlocks ||
+        (blocks == bestBlocks && padded < bestPadded)) {
+      best = config;
+      bestBlocks = blocks;
+      bestPadded = padded;
+    }
+    return false;
+  }
+
+  int64_t m, n, batch, sms;
+  std::optional<MatmulTileConfig> best;
+  int64_t bestBlocks = 0, bestPadded = 0;
+};
+} // namespace
+
 std::optional<MatmulTileConfig>
 mlir::opsnn::selectMatmulTiles(const TargetDescription &target,
                                const MatmulTileProblem &problem,
@@ -167,10 +200,9 @@ mlir::opsnn::selectMatmulTiles(const TargetDescription &target,
   int64_t maxStages = isa ? isa->maxStages() : 3;
   int64_t sms = std::max<int64_t>(1, target.smCount);
 
-  std::optional<MatmulTileConfig> best;
-  int64_t bestBlocks = 0, bestPadded = 0;
   // Rule 6: nearly exact tiles first; any tile when none of them fits.
   for (bool nearlyExact : {true, false}) {
+    GridRule grid(m, n, problem.batch, sms);
     for (const auto &tile : tiles) {
       if (!tileFits(m, tile[0], raggedM, nearlyExact) ||
           !tileFits(n, tile[1], raggedN, nearlyExact) ||
@@ -203,23 +235,63 @@ mlir::opsnn::selectMatmulTiles(const TargetDescription &target,
       }
       if (!fits)
         continue;
-      int64_t blocks = blockSteps(m, tile[0]) * blockSteps(n, tile[1]) *
-                       std::max<int64_t>(1, problem.batch);
-      if (blocks >= sms)
-        return config; // Rule 2: the largest tile that fills the chip.
-      // Ties (a small problem that every tile covers with as many
-      // blocks): the least padding.
-      int64_t padded = blockSteps(m, tile[0]) * tile[0] *
-                       blockSteps(n, tile[1]) * tile[1];
-      if (!best || blocks > bestBlocks ||
-          (blocks == bestBlocks && padded < bestPadded)) {
-        best = config;
-        bestBlocks = blocks;
-        bestPadded = padded;
-      }
+      if (grid.offer(config))
+        return config;
     }
-    if (best)
-      return best;
+    if (grid.best)
+      return grid.best;
   }
-  return best;
+  return std::nullopt;
+}
+
+std::optional<MatmulTileConfig>
+mlir::opsnn::selectWarpgroupTiles(const TargetDescription &target,
+                                  const MatmulTileProblem &problem,
+                                  int64_t stages) {
+  int64_t m = problem.m, n = problem.n, k = problem.k;
+  if (problem.elementBytes != 2 || problem.stagesBAsNK || problem.anyK ||
+      problem.wholeRows || m <= 0 || n <= 0 || k <= 0 || n % copyElements(2) ||
+      k % copyElements(2))
+    return std::nullopt;
+  static constexpr int64_t kBlockTiles[][2] = {
+      {128, 128}, {128, 64}, {64, 128}, {64, 64}};
+  int64_t limit = tensorCoreSharedMemoryLimit(target);
+  int64_t sms = std::max<int64_t>(1, target.smCount);
+  int64_t blockK = kWarpgroupRowBytes / problem.elementBytes;
+  for (bool nearlyExact : {true, false}) {
+    GridRule grid(m, n, problem.batch, sms);
+    for (const auto &tile : kBlockTiles) {
+      if (!tileFits(m, tile[0], problem.raggedM, nearlyExact) ||
+          !tileFits(n, tile[1], problem.raggedN, nearlyExact))
+        continue;
+      MatmulTileConfig config;
+      config.warpgroup = true;
+      config.sharedPad = 0;
+      config.blockM = tile[0];
+      config.blockN = tile[1];
+      config.blockK = blockK;
+      config.warpM = tile[0] / (kWarpgroupThreads / 32);
+      config.warpN = tile[1];
+      int64_t steps = blockSteps(k, blockK);
+      config.stages = 0;
+      for (int64_t s = stages > 0 ? stages : std::min<int64_t>(4, steps);
+           s >= 1; --s) {
+        MatmulTileConfig deeper = config;
+        deeper.stages = s;
+        if (deeper.kernelSharedBytes(problem.elementBytes) <= limit) {
+          config.stages = s;
+          break;
+        }
+        if (stages > 0)
+          break;
+      }
+      if (!config.stages)
+        continue;
+      if (grid.offer(config))
+        return config;
+    }
+    if (grid.best)
+      return grid.best;
+  }
+  return std::nullopt;
 }

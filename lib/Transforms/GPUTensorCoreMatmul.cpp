@@ -266,6 +266,8 @@ public:
   /// As `element` (a view of the same bytes): rows of packedElements()
   /// fewer elements when f16 elements view FP8 tiles.
   MemRefType sharedTypeA(Attribute space, Type element) const {
+    if (cfg.warpgroup)
+      return swizzledTileType(cfg.blockM, cfg.blockK, space, element);
     return MemRefType::get({cfg.stages, cfg.blockM,
                             viewColumns(cfg.blockK + cfg.sharedPad, element)},
                            element, MemRefLayoutAttrInterface(), space);
@@ -273,6 +275,8 @@ public:
   MemRefType sharedTypeB(Attribute space, Type element) const {
     assert(cfg.stagesBAsNK == mm.stagesBAsNK() &&
            "tiles chosen for another B layout");
+    if (cfg.warpgroup)
+      return swizzledTileType(cfg.blockK, cfg.blockN, space, element);
     if (mm.stagesBAsNK())
       return MemRefType::get({cfg.stages, cfg.blockN,
                               viewColumns(cfg.blockK + cfg.sharedPad, element)},
@@ -281,6 +285,45 @@ public:
                             viewColumns(cfg.blockN + cfg.sharedPad, element)},
                            element, MemRefLayoutAttrInterface(), space);
   }
+  /// The warpgroup kernel's tiles (MatmulTileConfig::warpgroup): a
+  /// `rows` x `cols` tile as cols / 64 panels of `rows` rows of one
+  /// 128-byte swizzled row each (see swizzledIndices), stacked along the
+  /// rows, per stage.
+  MemRefType swizzledTileType(int64_t rows, int64_t cols, Attribute space,
+                              Type element) const {
+    int64_t rowElements = swizzledRowElements();
+    assert(cols % rowElements == 0 && "whole panels");
+    return MemRefType::get({cfg.stages, cols / rowElements * rows, rowElements},
+                           element, MemRefLayoutAttrInterface(), space);
+  }
+  /// A and B elements per 128-byte row of a swizzled tile.
+  int64_t swizzledRowElements() const {
+    return kWarpgroupRowBytes / elementBytes();
+  }
+  /// The indices in stage `stage` of a swizzled tile of `rows` rows
+  /// (swizzledTileType) of its element (row, col): panel col / 64 starts
+  /// at row panel * rows; in it, the 16-byte chunk (col mod 64) / 8 of row
+  /// `row` lies at chunk ((col mod 64) / 8) ^ (row mod 8). This is wgmma's
+  /// 128-byte swizzle (what TMA's SWIZZLE_128B writes): each 8 rows form a
+  /// 1024-byte atom whose rows' chunks are permuted by the row's index in
+  /// it, so the 8 rows of an 8 x 16-byte core matrix sit in distinct banks.
+  /// The copies write through it and the CPU form reads through it.
+  SmallVector<Value> swizzledIndices(Value stage, Value row, Value col,
+                                     int64_t rows) {
+    MLIRContext *ctx = b.getContext();
+    int64_t rowElements = swizzledRowElements();
+    int64_t chunk = copyElements();
+    int64_t atomRows = kWarpgroupRowBytes / kCopyBytes;
+    AffineExpr s0, s1;
+    bindSymbols(ctx, s0, s1);
+    Value tileRow = apply(s1.floorDiv(rowElements) * rows + s0, {row, col});
+    Value chunkIndex = apply((s0 % rowElements).floorDiv(chunk), {col});
+    Value swizzled =
+        arith::XOrIOp::create(b, loc, chunkIndex, rem(row, atomRows));
+    Value tileCol = apply(s0 * chunk + s1 % chunk, {swizzled, col});
+    return {stage, tileRow, tileCol};
+  }
+
   /// `columns` elements of A and B as elements of `element`.
   int64_t viewColumns(int64_t columns, Type element) const {
     int64_t bits = mm.elementType.getIntOrFloatBitWidth();
@@ -658,7 +701,111 @@ public:
     return result;
   }
 
+  /// The warpgroup kernel's epilogue (MatmulTileConfig::warpgroup), once
+  /// the block's product is in the f32 row tile (and, on the GPU, after a
+  /// barrier): thread `tid`'s pairs of columns (single columns for an odd
+  /// N) in row-major order over the block's rows below M and columns below
+  /// N, each the row tile's plus C's folded fill (or C), stored to C and/or
+  /// put through the epilogue's stages. Adjacent threads take adjacent
+  /// columns: conflict-free shared reads, coalesced stores.
+  void emitRowTileEpilogue(Value tid, Value bm0, Value bn0, Value rowTile) {
+    const TensorCoreEpilogue &ep = mm.epilogue;
+    int64_t width = mm.n % 2 ? 1 : 2;
+    int64_t chunks = cfg.blockN / width;
+    auto type = VectorType::get({width}, mm.accumulatorType());
+    // C's rows, like the row tile's, start at even columns for an even N.
+    llvm::MaybeAlign align = copyAlignment(width * 4);
+    forEachSlot(tid, cfg.blockM * chunks, [&](Value slot) {
+      Value r = div(slot, chunks);
+      Value c = mul(rem(slot, chunks), width);
+      Value row = add(bm0, r), col = add(bn0, c);
+      auto store = [&] {
+        Value v =
+            vector::LoadOp::create(b, loc, type, rowTile, ValueRange{r, c},
+                                   /*nontemporal=*/false, align);
+        Value start;
+        if (TypedAttr init = ep.init) {
+          auto value = dyn_cast<FloatAttr>(init);
+          if (!value || !value.getValue().isZero())
+            start = arith::ConstantOp::create(
+                b, loc, type, DenseElementsAttr::get(type, Attribute(init)));
+        } else {
+          start =
+              vector::LoadOp::create(b, loc, type, mm.c, ValueRange{row, col},
+                                     /*nontemporal=*/false, align);
+        }
+        if (start)
+          v = arith::AddFOp::create(b, loc, start, v);
+        if (!ep.hasStages() || ep.storeProduct)
+          vector::StoreOp::create(b, loc, v, mm.c, ValueRange{row, col},
+                                  /*nontemporal=*/false, align);
+        if (ep.hasStages())
+          ep.applyAndStore(b, loc, v, epilogueRow(row), col);
+      };
+      ifRowBelowM(row, [&] {
+        if (raggedN())
+          ifBelow(col, mm.n, store);
+        else
+          store();
+      });
+    });
+  }
+
+  /// The CPU form of the warpgroup's work on one K step: every product
+  /// A(r, k) * B(k, n) of the stage's swizzled tiles (read through
+  /// swizzledIndices, as the copies wrote them) added to `acc`, the f32
+  /// BM x BN(+pad) row tile, in f32, k in order.
+  void warpgroupStepOnCPU(Value stage, Value sA, Value sB, Value acc) {
+    Type f32 = b.getF32Type();
+    forEachIndex(cfg.blockM, [&](Value r) {
+      forEachIndex(cfg.blockN, [&](Value n) {
+        Value start = memref::LoadOp::create(b, loc, acc, ValueRange{r, n});
+        auto kLoop = scf::ForOp::create(
+            b, loc, cst(0), cst(cfg.blockK), cst(1), ValueRange{start},
+            [&](OpBuilder &nested, Location, Value k, ValueRange carried) {
+              OpBuilder::InsertionGuard guard(b);
+              b.setInsertionPoint(nested.getInsertionBlock(),
+                                  nested.getInsertionPoint());
+              auto element = [&](Value tile, SmallVector<Value> indices) {
+                Value x = memref::LoadOp::create(b, loc, tile, indices);
+                return arith::ExtFOp::create(b, loc, f32, x).getResult();
+              };
+              Value x = element(sA, swizzledIndices(stage, r, k, cfg.blockM));
+              Value y = element(sB, swizzledIndices(stage, k, n, cfg.blockK));
+              Value sum = arith::AddFOp::create(
+                  b, loc, carried.front(), arith::MulFOp::create(b, loc, x, y));
+              scf::YieldOp::create(b, loc, sum);
+            });
+        memref::StoreOp::create(b, loc, kLoop.getResult(0), acc,
+                                ValueRange{r, n});
+      });
+    });
+  }
+
+  /// Zeros into the first BM x BN elements of the row tile `acc` (the CPU
+  /// form's warpgroup accumulators, per block).
+  void zeroRowTile(Value acc) {
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+    forEachIndex(cfg.blockM, [&](Value r) {
+      forEachIndex(cfg.blockN, [&](Value n) {
+        memref::StoreOp::create(b, loc, zero, acc, ValueRange{r, n});
+      });
+    });
+  }
+
 private:
+  /// Calls `body` with 0 .. count-1, in an scf.for.
+  void forEachIndex(int64_t count, llvm::function_ref<void(Value)> body) {
+    scf::ForOp::create(b, loc, cst(0), cst(count), cst(1), ValueRange{},
+                       [&](OpBuilder &nested, Location, Value i, ValueRange) {
+                         OpBuilder::InsertionGuard guard(b);
+                         b.setInsertionPoint(nested.getInsertionBlock(),
+                                             nested.getInsertionPoint());
+                         body(i);
+                         scf::YieldOp::create(b, loc);
+                       });
+  }
+
   /// The CPU form's store of a fragment that may reach past M (rows) or,
   /// when N is not a multiple of 8, past N (columns): the fragment goes to
   /// `fragmentScratch`, then each row r < M is stored (and put through the
@@ -674,21 +821,10 @@ private:
       if (ep.hasStages())
         ep.applyAndStore(b, loc, elements, epilogueRow(r), c);
     };
-    auto forEach = [&](int64_t count, llvm::function_ref<void(Value)> body) {
-      scf::ForOp::create(
-          b, loc, cst(0), cst(count), cst(1), ValueRange{},
-          [&](OpBuilder &nested, Location, Value i, ValueRange) {
-            OpBuilder::InsertionGuard guard(b);
-            b.setInsertionPoint(nested.getInsertionBlock(),
-                                nested.getInsertionPoint());
-            body(i);
-            scf::YieldOp::create(b, loc);
-          });
-    };
     vector::TransferWriteOp::create(b, loc, acc, fragmentScratch,
                                     ValueRange{cst(0), cst(0)},
                                     ArrayRef<bool>{true, true});
-    forEach(kMmaM, [&](Value r) {
+    forEachIndex(kMmaM, [&](Value r) {
       Value rowR = add(row, r);
       auto storeRow = [&] {
         if (mm.n % kMmaN == 0) {
@@ -701,7 +837,7 @@ private:
                   rowR, col);
           return;
         }
-        forEach(kMmaN, [&](Value e) {
+        forEachIndex(kMmaN, [&](Value e) {
           Value colE = add(col, e);
           ifBelow(colE, mm.n, [&] {
             Value element =
@@ -877,6 +1013,8 @@ private:
            "clamped columns split into whole copies");
     assert((!transposeIntoTile || !edges.clampRows) &&
            "a transposed source's rows are K: zeros past it, not clamped");
+    assert((!cfg.warpgroup || (!transposeIntoTile && !elementCopies)) &&
+           "swizzled tiles take whole 16-byte chunks");
     int64_t perRow = cols / copyWidth;
     int64_t chunks = rows / rowGroup * perRow;
     int64_t threads = numThreads();
@@ -1019,6 +1157,8 @@ private:
               arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type)));
         };
         SmallVector<Value> dstIndices = {stage, row, col};
+        if (cfg.warpgroup)
+          dstIndices = swizzledIndices(stage, row, col, rows);
         if (asyncCopies) {
           // What createAsyncGroups would make of the transfer pair.
           Value srcElements =
@@ -1356,6 +1496,9 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
                                     const TensorCoreISA &isa, bool toNVGPU,
                                     Value *rowBuffer) {
   bool asyncCopies = toNVGPU && isa.asyncCopies;
+  bool warpgroup = cfg.warpgroup;
+  assert((!warpgroup || asyncCopies) &&
+         "the wgmma kernel's copies are cp.async");
   KernelBuilder kb(b, loc, mm, cfg, isa);
   kb.asyncCopies = asyncCopies;
   kb.nvgpuForm = toNVGPU;
@@ -1369,8 +1512,9 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
   // fragmentType) once they go to nvgpu: the tiles are byte buffers with a
   // view of A's and B's type for the copies (cp.async copies between equal
   // types) and an f16 view for the fragments.
-  bool fragmentsAsF16 = toNVGPU && (mm.elementType.isBF16() ||
-                                    isTensorCoreFP8Type(mm.elementType));
+  bool fragmentsAsF16 =
+      toNVGPU && !warpgroup &&
+      (mm.elementType.isBF16() || isTensorCoreFP8Type(mm.elementType));
   // Past 48 KiB the tiles are views of dynamic shared memory (A at byte 0,
   // B after it; both sizes are multiples of 16 bytes), the launch says how
   // much, and the runtime opts the kernel in to it. A whole-rows epilogue's
@@ -1378,7 +1522,9 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
   int64_t bytesA = typeA.getNumElements() * kb.elementBytes();
   int64_t bytesB = typeB.getNumElements() * kb.elementBytes();
   int64_t kernelBytes = cfg.kernelSharedBytes(kb.elementBytes());
-  bool dynamicShared = cfg.needsDynamicSharedMemory(kb.elementBytes());
+  // The warpgroup kernel's tiles are aligned in dynamic shared memory.
+  bool dynamicShared =
+      warpgroup || cfg.needsDynamicSharedMemory(kb.elementBytes());
   bool wholeRows = bool(mm.epilogue.softmax);
   assert(wholeRows == cfg.wholeRows && "tiles chosen for another epilogue");
   auto bytes = [&](int64_t size) {
@@ -1406,17 +1552,29 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
   if (mm.batch > 1)
     kb.bindBatch(launch.getBlockIds().z);
   Value sA, sB, fragA, fragB, rowTile, rowPartials;
+  // Byte buffers and the offsets of A and B in them.
+  Value bufferA, bufferB, offsetA = kb.cst(0), offsetB = kb.cst(0);
+  auto view = [&](Value buffer, Value offset, MemRefType type) -> Value {
+    return memref::ViewOp::create(b, loc, type, buffer, offset, ValueRange{});
+  };
   if (!dynamicShared && !fragmentsAsF16 && !wholeRows) {
     sA = fragA = launch.getWorkgroupAttributions()[0];
     sB = fragB = launch.getWorkgroupAttributions()[1];
   } else {
-    // Byte buffers and the offsets of A and B in them.
-    Value bufferA, bufferB, offsetA = kb.cst(0), offsetB = kb.cst(0);
     if (dynamicShared) {
       bufferA = bufferB = gpu::DynamicSharedMemoryOp::create(
           b, loc, MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                                   MemRefLayoutAttrInterface(), shared));
-      offsetB = kb.cst(bytesA);
+      if (warpgroup) {
+        // The swizzled tiles' 1024-byte atoms start at multiples of 1024
+        // (kernelSharedBytes has the slack).
+        Value base =
+            memref::ExtractAlignedPointerAsIndexOp::create(b, loc, bufferA);
+        offsetA = kb.apply((-getAffineSymbolExpr(0, b.getContext())) %
+                               kWarpgroupTileAlignment,
+                           {base});
+      }
+      offsetB = kb.add(offsetA, bytesA);
     } else if (wholeRows) {
       bufferA = bufferB = launch.getWorkgroupAttributions()[0];
       offsetB = kb.cst(bytesA);
@@ -1424,12 +1582,13 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
       bufferA = launch.getWorkgroupAttributions()[0];
       bufferB = launch.getWorkgroupAttributions()[1];
     }
-    auto view = [&](Value buffer, Value offset, MemRefType type) -> Value {
-      return memref::ViewOp::create(b, loc, type, buffer, offset,
-                                    ValueRange{});
-    };
     sA = fragA = view(bufferA, offsetA, typeA);
     sB = fragB = view(bufferB, offsetB, typeB);
+    if (warpgroup)
+      rowTile = view(
+          bufferA, offsetA,
+          MemRefType::get({cfg.blockM, cfg.blockN + kWarpgroupRowTilePad},
+                          b.getF32Type(), MemRefLayoutAttrInterface(), shared));
     if (wholeRows) {
       std::tie(rowTile, rowPartials) = rowTileViews(kb, b, loc, bufferA);
       *rowBuffer = bufferA;
@@ -1447,7 +1606,71 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
   std::pair<Value, Value> origin = kb.warpOrigin(kb.div(tid, kThreadsPerWarp));
   Value wm0 = origin.first, wn0 = origin.second;
   Value row0 = kb.add(bm0, wm0), col0 = kb.add(bn0, wn0);
-  SmallVector<Value> accs = kb.loadAccumulators(row0, col0);
+  MLIRContext *ctx = b.getContext();
+  auto accumulatorType = nvgpu::WarpgroupAccumulatorType::get(
+      ctx, VectorType::get({cfg.blockM, cfg.blockN}, b.getF32Type()));
+  // The warpgroup's accumulators start at zero: the epilogue adds C's fill
+  // (or C) as it reads them back.
+  SmallVector<Value> accs =
+      warpgroup
+          ? SmallVector<Value>{nvgpu::WarpgroupMmaInitAccumulatorOp::create(
+                b, loc, accumulatorType)}
+          : kb.loadAccumulators(row0, col0);
+  // One K step on stage `stage`: the warps' fragments, or one wgmma of the
+  // warpgroup on descriptors of the stage's tiles, waited for (the copies
+  // of a later iteration overwrite the stage). A descriptor takes its
+  // swizzle from a TMA descriptor's type; the value itself goes unused
+  // (upstream reads the type only), so a null one stands in: the tiles
+  // come by cp.async, not TMA.
+  auto computeStep = [&](Value stage,
+                         ValueRange iterAccs) -> SmallVector<Value> {
+    if (!warpgroup)
+      return kb.warpStep(wm0, wn0, stage, fragA, fragB,
+                         llvm::to_vector(iterAccs));
+    auto tile = [&](Value buffer, Value offset, int64_t rows, int64_t cols,
+                    int64_t mapRows) -> Value {
+      AffineExpr s0, s1;
+      bindSymbols(ctx, s0, s1);
+      int64_t stageBytes = rows * cols * kb.elementBytes();
+      auto type = MemRefType::get({rows, cols}, mm.elementType,
+                                  MemRefLayoutAttrInterface(), shared);
+      Value start =
+          view(buffer, kb.apply(s0 + s1 * stageBytes, {offset, stage}), type);
+      auto mapType = nvgpu::TensorMapDescriptorType::get(
+          ctx,
+          MemRefType::get({mapRows, kb.swizzledRowElements()}, mm.elementType,
+                          MemRefLayoutAttrInterface(), shared),
+          nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+          nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
+          nvgpu::TensorMapOOBKind::OOB_ZERO,
+          nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+      Value null =
+          LLVM::ZeroOp::create(b, loc, LLVM::LLVMPointerType::get(ctx));
+      Value map = UnrealizedConversionCastOp::create(b, loc, mapType, null)
+                      .getResult(0);
+      return nvgpu::WarpgroupGenerateDescriptorOp::create(
+          b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, type), start,
+          map);
+    };
+    // A: BM rows of BK; B: K x N, read as panels of BK rows of 64 (the
+    // TMA box a panel would be), transposed.
+    Value descA = tile(bufferA, offsetA, cfg.blockM, cfg.blockK, cfg.blockM);
+    Value descB = tile(bufferB, offsetB, cfg.blockK, cfg.blockN, cfg.blockK);
+    return {nvgpu::WarpgroupMmaOp::create(
+        b, loc, accumulatorType, descA, descB, /*waitGroup=*/uint64_t(0),
+        /*transposeA=*/nullptr, /*transposeB=*/b.getUnitAttr(),
+        iterAccs.front())};
+  };
+  // After the copies of a step landed: the warpgroup kernel's fence makes
+  // them (generic-proxy writes) visible to wgmma's async-proxy reads; then
+  // the block's barrier.
+  auto publishCopies = [&] {
+    if (warpgroup)
+      NVVM::FenceProxyOp::create(
+          b, loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    gpu::BarrierOp::create(b, loc);
+  };
   int64_t stages = cfg.stages, steps = blockSteps(mm.k, cfg.blockK);
   auto tokenType = nvgpu::DeviceAsyncTokenType::get(b.getContext());
   // Commits the async copies issued since the last commit as one group.
@@ -1469,9 +1692,8 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
           kb.storePendingCopies();
           if (asyncCopies)
             wait(commit(), 0);
-          gpu::BarrierOp::create(b, loc);
-          SmallVector<Value> next = kb.warpStep(wm0, wn0, stage, fragA, fragB,
-                                                llvm::to_vector(iterAccs));
+          publishCopies();
+          SmallVector<Value> next = computeStep(stage, iterAccs);
           // The next step's copies overwrite the tiles.
           gpu::BarrierOp::create(b, loc);
           scf::YieldOp::create(b, loc, next);
@@ -1498,7 +1720,7 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
           ValueRange iterAccs = iterArgs.take_front(accs.size());
           if (asyncCopies)
             wait(iterArgs.back(), stages - 2);
-          gpu::BarrierOp::create(b, loc);
+          publishCopies();
           auto computeStage = [&]() {
             return kb.apply(k0Expr.floorDiv(cfg.blockK) % stages, {k0});
           };
@@ -1510,9 +1732,7 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
             // Loads of step min(k+S-1, last), compute, then the stores.
             kb.emitCopies(tid, bm0, bn0, kb.clampedNextStepK0(k0),
                           nextStageOf(), sA, sB);
-            SmallVector<Value> next =
-                kb.warpStep(wm0, wn0, computeStage(), fragA, fragB,
-                            llvm::to_vector(iterAccs));
+            SmallVector<Value> next = computeStep(computeStage(), iterAccs);
             kb.storePendingCopies();
             scf::YieldOp::create(b, loc, next);
             return;
@@ -1538,9 +1758,7 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
               scf::YieldOp::create(b, loc, commit());
             }
           }
-          SmallVector<Value> next =
-              kb.warpStep(wm0, wn0, computeStage(), fragA, fragB,
-                          llvm::to_vector(iterAccs));
+          SmallVector<Value> next = computeStep(computeStage(), iterAccs);
           if (asyncCopies)
             next.push_back(ifOp.getResult(0));
           scf::YieldOp::create(b, loc, next);
@@ -1548,7 +1766,17 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
   }
   SmallVector<Value> results =
       llvm::to_vector_of<Value>(loop.getResults().take_front(accs.size()));
-  if (wholeRows) {
+  if (warpgroup) {
+    // As below: the row tile overwrites the stages once every thread is
+    // done with them (the last wgmma was waited for).
+    gpu::BarrierOp::create(b, loc);
+    Value product = memref::SubViewOp::create(
+        b, loc, rowTile, ArrayRef<int64_t>{0, 0},
+        ArrayRef<int64_t>{cfg.blockM, cfg.blockN}, ArrayRef<int64_t>{1, 1});
+    nvgpu::WarpgroupMmaStoreOp::create(b, loc, results.front(), product);
+    gpu::BarrierOp::create(b, loc);
+    kb.emitRowTileEpilogue(tid, bm0, bn0, rowTile);
+  } else if (wholeRows) {
     // The row tile overwrites the tiles the last K step's fragments were
     // read from (its copies are complete: no later step has any).
     gpu::BarrierOp::create(b, loc);
@@ -1626,8 +1854,15 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
     rowPartials =
         memref::AllocOp::create(b, loc, kb.rowPartialsType(Attribute()));
   }
+  // The warpgroup's accumulators: the row tile its epilogue reads.
+  bool warpgroup = cfg.warpgroup;
+  if (warpgroup)
+    rowTile = memref::AllocOp::create(
+        b, loc,
+        MemRefType::get({cfg.blockM, cfg.blockN + kWarpgroupRowTilePad},
+                        b.getF32Type()));
   Value c0 = kb.cst(0), c1 = kb.cst(1);
-  int64_t warps = cfg.numWarps(), frags = kb.fragsPerWarp();
+  int64_t warps = warpgroup ? 0 : cfg.numWarps(), frags = kb.fragsPerWarp();
   auto blockLoops = [&](OpBuilder &, Location, Value by, ValueRange) {
     scf::ForOp::create(
         b, loc, c0, kb.cst(kb.blockCols()), c1, ValueRange{},
@@ -1641,6 +1876,8 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
                 accs, kb.loadAccumulators(kb.add(bm0, origins[w].first),
                                           kb.add(bn0, origins[w].second)));
           }
+          if (warpgroup)
+            kb.zeroRowTile(rowTile);
           // Every thread's copies of the K step at k0 into `stage`.
           // `body` for every thread of the block, in turn.
           auto eachThread = [&](llvm::function_ref<void(Value)> body) {
@@ -1693,6 +1930,8 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
                 Value stage =
                     kb.apply(k0Expr.floorDiv(cfg.blockK) % stages, {k0});
                 SmallVector<Value> next;
+                if (warpgroup)
+                  kb.warpgroupStepOnCPU(stage, sA, sB, rowTile);
                 for (int64_t w = 0; w < warps; ++w)
                   llvm::append_range(
                       next, kb.warpStep(origins[w].first, origins[w].second,
@@ -1713,9 +1952,13 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
               kb.storeAccumulators(results, kb.add(bm0, origins[w].first),
                                    kb.add(bn0, origins[w].second));
           }
+          if (warpgroup)
+            eachThread([&](Value tid) {
+              kb.emitRowTileEpilogue(tid, bm0, bn0, rowTile);
+            });
           // The GPU's barriers: every thread's row parts (maxima, then
           // sums), then every thread's columns.
-          if (rowTile) {
+          if (rowTile && !warpgroup) {
             eachThread([&](Value tid) {
               kb.emitRowPartMaxima(tid, bm0, rowTile, rowPartials);
             });
@@ -1750,10 +1993,10 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
   memref::DeallocOp::create(b, loc, sB);
   if (kb.fragmentScratch)
     memref::DeallocOp::create(b, loc, kb.fragmentScratch);
-  if (rowTile) {
+  if (rowTile)
     memref::DeallocOp::create(b, loc, rowTile);
+  if (rowPartials)
     memref::DeallocOp::create(b, loc, rowPartials);
-  }
 }
 
 /// Whether `base` is C or a batched GEMM's slice of it (a subview).
@@ -1918,8 +2161,10 @@ struct GPUTensorCoreMatmulPass
               mm->n % copyElements(mm->elementBytes()) == 0) &&
              "B's chunks along N straddle N");
       std::optional<MatmulTileConfig> cfg;
-      if (failed(tileConfig(op, *mm, *mmaISA, raggedMAllowed, raggedNAllowed,
-                            cfg)))
+      if (runsOnWarpgroup(*mm))
+        cfg = warpgroupTileConfig(*mm, raggedMAllowed, raggedNAllowed);
+      if (!cfg && failed(tileConfig(op, *mm, *mmaISA, raggedMAllowed,
+                                    raggedNAllowed, cfg)))
         return signalPassFailure();
       if (!cfg && mm->epilogue.softmax) {
         // No block covers whole rows (N > 256): the softmax stays apart.
@@ -1975,21 +2220,10 @@ struct GPUTensorCoreMatmulPass
         Value rowBuffer;
         gpu::LaunchOp launch = buildGPUKernel(b, op.getLoc(), *mm, *cfg,
                                               *mmaISA, toNVGPU, &rowBuffer);
-        if (toNVGPU && failed(lowerKernelToNVGPU(launch)))
-          return signalPassFailure();
-        if (mm->epilogue.softmax)
-          emitWholeRowsEpilogue(launch, *mm, *cfg, *mmaISA, rowBuffer);
-        int64_t raggedM = mm->m % cfg->blockM ? mm->m : 0;
-        int64_t raggedN = mm->n % cfg->blockN ? mm->n : 0;
-        if (toNVGPU && (raggedM || raggedN))
-          guardRaggedStores(launch, mm->c, raggedM, raggedN);
-        if (failed(mm->epilogue.rewriteProductStores(
-                launch, mm->c, mm->batch > 1 ? mm->m : 0)))
-          return signalPassFailure();
-        if (toNVGPU)
-          alignAccumulatorAccesses(launch, mm->c);
-        if (toNVGPU &&
-            failed(finalizeMmaOperandTypes(launch, mm->elementType, *mmaISA)))
+        // The warpgroup kernel is complete: no fragments to convert, its
+        // epilogue applied where it reads the row tile.
+        if (!cfg->warpgroup &&
+            failed(finishMmaSyncKernel(launch, *mm, *cfg, *mmaISA, rowBuffer)))
           return signalPassFailure();
       }
       if (succeeded(padding))
@@ -2003,10 +2237,67 @@ struct GPUTensorCoreMatmulPass
     narrowMarkedIndexArithmetic(getOperation());
   }
 
+  /// The mma.sync kernel's steps after buildGPUKernel: the fragments to
+  /// nvgpu, the epilogue onto the lanes' stores, their guards and
+  /// alignment, and the mma.sync operand types.
+  LogicalResult finishMmaSyncKernel(gpu::LaunchOp launch,
+                                    const TensorCoreMatmul &mm,
+                                    const MatmulTileConfig &cfg,
+                                    const TensorCoreISA &mmaISA,
+                                    Value rowBuffer) {
+    if (toNVGPU && failed(lowerKernelToNVGPU(launch)))
+      return failure();
+    if (mm.epilogue.softmax)
+      emitWholeRowsEpilogue(launch, mm, cfg, mmaISA, rowBuffer);
+    int64_t raggedM = mm.m % cfg.blockM ? mm.m : 0;
+    int64_t raggedN = mm.n % cfg.blockN ? mm.n : 0;
+    if (toNVGPU && (raggedM || raggedN))
+      guardRaggedStores(launch, mm.c, raggedM, raggedN);
+    if (failed(mm.epilogue.rewriteProductStores(launch, mm.c,
+                                                mm.batch > 1 ? mm.m : 0)))
+      return failure();
+    if (toNVGPU)
+      alignAccumulatorAccesses(launch, mm.c);
+    if (toNVGPU &&
+        failed(finalizeMmaOperandTypes(launch, mm.elementType, mmaISA)))
+      return failure();
+    return success();
+  }
+
+  /// Whether `mm` takes the warpgroup kernel: `warpgroup-mma` on, the
+  /// heuristic's tiles (no fixed `tiles`), cp.async copies (the GPU form
+  /// with to-nvgpu, or its CPU emulation), FP16/BF16 operands with a K x N
+  /// B copied in whole 16-byte chunks, and no softmax epilogue.
+  bool runsOnWarpgroup(const TensorCoreMatmul &mm) const {
+    return warpgroupMma && tiles.empty() && (toNVGPU || emulateOnCPU) &&
+           (mm.elementType.isF16() || mm.elementType.isBF16()) &&
+           !mm.stagesBAsNK() && !mm.aElementCopies && !mm.bElementCopies &&
+           !mm.epilogue.softmax;
+  }
+
+  /// The warpgroup kernel's tiles for `mm` (selectWarpgroupTiles), or
+  /// nullopt (the mma.sync kernel's heuristic then decides).
+  std::optional<MatmulTileConfig>
+  warpgroupTileConfig(const TensorCoreMatmul &mm, bool raggedMAllowed,
+                      bool raggedNAllowed) const {
+    MatmulTileProblem problem{mm.m, mm.n, mm.k, mm.elementBytes(),
+                              mm.stagesBAsNK()};
+    problem.batch = mm.batch;
+    problem.raggedM = raggedMAllowed;
+    problem.raggedN = raggedNAllowed;
+    return selectWarpgroupTiles(*lookupTarget(targetName), problem,
+                                stages > 0 ? int64_t(stages) : 0);
+  }
+
   /// The shape-independent checks of `tiles` and `stages`, reported at the
   /// function (the options are the pass's, not one op's).
   LogicalResult verifyOptions() {
     Location loc = getOperation().getLoc();
+    if (warpgroupMma && computeCapability(lookupTarget(targetName)->chip) != 90)
+      return emitError(loc)
+             << "warpgroup-mma needs a target whose chip is sm_90 (wgmma is "
+                "Hopper's, sm_90a), got '"
+             << targetName << "' (" << lookupTarget(targetName)->chip << ")";
     if (stages != -1 && stages < 1)
       return emitError(loc) << "stages must be at least 1 (or -1 for the "
                                "heuristic's), got "

@@ -67,6 +67,13 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
       llvm::cl::desc("As the GPU pipeline's tensor-core-fuse-softmax: a "
                      "softmax over a GEMM's columns runs in its kernel"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> emulateTensorCoreWarpgroupMma{
+      *this, "emulate-tensor-core-warpgroup-mma",
+      llvm::cl::desc("Emulate the warpgroup (wgmma, sm_90a) kernel where "
+                     "the GPU pipeline with chip=sm_90a runs it "
+                     "(opsnn-gpu-tensor-core-matmul warpgroup-mma; the "
+                     "target's chip must be sm_90: h100, h200)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> emulateGPULoops{
       *this, "emulate-gpu-loops",
       llvm::cl::desc("Lower the remaining linalg ops as the GPU's generic "

@@ -87,6 +87,18 @@ constexpr int64_t kSharedPadBytes = 16;
 /// conflicts, and the lanes' 8-byte accumulator stores stay aligned).
 constexpr int64_t kRowTilePad = 2;
 
+/// The warpgroup (wgmma) kernel's shared tiles (MatmulTileConfig::
+/// warpgroup): rows of 128 bytes (BK = 64 FP16/BF16) in wgmma's 128-byte
+/// swizzled layout, each group of 8 rows one 1024-byte atom whose 16-byte
+/// chunks are permuted by chunk ^ (row mod 8); the tiles start 1024-byte
+/// aligned. The f32 row tile its epilogue reads pads its rows by 4 (16-byte
+/// aligned rows for 4-wide reads).
+constexpr int64_t kWarpgroupRowBytes = 128;
+constexpr int64_t kWarpgroupTileAlignment = 1024;
+constexpr int64_t kWarpgroupRowTilePad = 4;
+/// The threads of one warpgroup (four warps), the wgmma's M (64 rows).
+constexpr int64_t kWarpgroupThreads = 128, kWarpgroupM = 64;
+
 /// The shared memory a block gets without opting in: statically allocated
 /// shared memory is limited to 48 KiB; beyond that a kernel must use
 /// dynamic shared memory and be launched with
@@ -146,6 +158,15 @@ struct MatmulTileConfig {
   /// BN + kRowTilePad elements, in the shared memory the stages used, and
   /// rowParts() threads share each row (a partial maximum and sum each).
   bool wholeRows = false;
+  /// The block's product comes from wgmma (sm_90a, `nvgpu.warpgroup.mma`)
+  /// rather than warps' mma.sync: one warpgroup (4 warps: warpM = BM / 4,
+  /// warpN = BN) owns the whole BM x BN tile; BK is one 128-byte row
+  /// (kWarpgroupRowBytes) and the tiles are unpadded (sharedPad = 0) in
+  /// the swizzled layout, A as BM rows of BK, B (K x N) as BN / 64 panels
+  /// of BK rows of 64 columns. After the K loop the accumulators go
+  /// through an f32 row tile (BM x (BN + kWarpgroupRowTilePad)) in the
+  /// stages' shared memory to the epilogue, which walks it row by row.
+  bool warpgroup = false;
 
   int64_t warpsM() const { return blockM / warpM; }
   int64_t warpsN() const { return blockN / warpN; }
@@ -174,14 +195,18 @@ struct MatmulTileConfig {
   /// Bytes of the row tile and of its rows' parts' partial maxima and sums
   /// (0 without `wholeRows`).
   int64_t rowTileBytes() const {
+    if (warpgroup)
+      return blockM * (blockN + kWarpgroupRowTilePad) * 4;
     return wholeRows
                ? (blockM * (blockN + kRowTilePad) + 2 * blockM * rowParts()) * 4
                : 0;
   }
   /// Bytes of shared memory of the kernel: the stages, or the row tile
-  /// that reuses them after the K loop if it is larger.
+  /// that reuses them after the K loop if it is larger; a warpgroup
+  /// kernel's also the slack that aligns its tiles.
   int64_t kernelSharedBytes(int64_t elementBytes) const {
-    return std::max(sharedBytesAllStages(elementBytes), rowTileBytes());
+    return std::max(sharedBytesAllStages(elementBytes), rowTileBytes()) +
+           (warpgroup ? kWarpgroupTileAlignment : 0);
   }
   /// Whether the kernel's shared memory exceeds kStaticSharedMemoryBytes,
   /// so that it takes its tiles from dynamic shared memory.
@@ -203,6 +228,22 @@ int64_t maxSharedMemoryPerBlock(const TargetDescription &target);
 /// past 48 KiB come from dynamic shared memory
 /// (MatmulTileConfig::needsDynamicSharedMemory).
 int64_t tensorCoreSharedMemoryLimit(const TargetDescription &target);
+
+/// Tiles of the warpgroup (wgmma) kernel for `problem` on `target`
+/// (MatmulTileConfig::warpgroup), or std::nullopt when the problem is not
+/// one it runs: FP16/BF16 operands (elementBytes 2), B staged K x N (not
+/// `stagesBAsNK`: wgmma reads a transposed B only for 16-bit types, and
+/// upstream's descriptor iteration only steps K x N panels), whole 16-byte
+/// copies (not `anyK`, and N a multiple of 8), no whole-rows epilogue.
+/// Blocks of 128x128, 128x64, 64x128 or 64x64 (BM a multiple of the wgmma's
+/// 64 rows, BN of a 64-column panel), chosen as rules 2 and 6 of
+/// selectMatmulTiles choose; BK = 64; the deepest pipeline of at most 4
+/// stages (and ceil(K/64)) whose shared memory (kernelSharedBytes) fits
+/// tensorCoreSharedMemoryLimit (two blocks per SM): 128x128 blocks take 3
+/// stages of 32 KiB on H100/H200. With `stages` > 0 only that S is tried.
+std::optional<MatmulTileConfig>
+selectWarpgroupTiles(const TargetDescription &target,
+                     const MatmulTileProblem &problem, int64_t stages = 0);
 
 /// The elements of one 16-byte copy (8 FP16/BF16, 4 TF32, 16 INT8/FP8): K must
 /// be a multiple of it (rule 7), a ragged N of it or of 8 (rule 6).

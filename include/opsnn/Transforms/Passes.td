@@ -1798,6 +1798,31 @@ def GPUTensorCoreMatmulPass
     from the others (a projection's `(e)` of columns `(h, e)`) keeps the
     generic path.
 
+    With `warpgroup-mma` (what `--opsnn-lower-to-nvvm="chip=sm_90a"`
+    sets) the FP16/BF16 GEMMs and convolutions whose B is K x N (a matmul's
+    B, an HWCF filter), with whole 16-byte copies and no softmax, run on
+    Hopper's warpgroup MMA instead (`selectWarpgroupTiles`): one warpgroup
+    of 128 threads per BM x BN block (128 or 64 each), BK = 64. The copies
+    are the same cp.async pipeline (up to 4 stages), into tiles without
+    padding in wgmma's 128-byte swizzled layout (a 16-byte chunk c of row r
+    lands at chunk c ^ (r mod 8); A as BM rows of 64, B as BN / 64 panels of
+    64 K-rows by 64 columns), which is what a TMA load with
+    `swizzle_128b` writes; the tiles are views of dynamic shared memory
+    rounded up to 1024 bytes. Each K step fences the copies for the async
+    proxy (`fence.proxy.async.shared::cta`), synchronizes, and issues one
+    `nvgpu.warpgroup.mma` on descriptors of the stage's tiles
+    (`nvgpu.warpgroup.generate.descriptor`, B transposed; upstream makes
+    them `wgmma.mma_async` m64nBNk16, BM / 64 x 4 per step, waited for
+    before the next step's copies overwrite a stage). The accumulators
+    start at zero and, after the loop, go by `nvgpu.warpgroup.mma.store`
+    into an f32 row tile of BM x (BN + 4) in the stages' shared memory;
+    after a barrier the threads walk it in row-major order, 4 (or 2, 1)
+    columns each, add C's folded fill (or C itself), apply the elementwise
+    epilogue and store: coalesced 16-byte stores, ragged rows and columns
+    guarded. The CPU emulation (`emulate-on-cpu`) runs the same copies into
+    the same swizzled tiles and reads them back through the same layout,
+    product by product in f32.
+
     With `emulate-on-cpu` the same tiles, copies (with the same stage
     indices: prologue, then step k+S-1 into stage (k+S-1) mod S before the
     warps compute on stage k mod S) and fragment contractions are emitted
@@ -1873,7 +1898,11 @@ def GPUTensorCoreMatmulPass
     Option<"allowTF32", "allow-tf32", "bool", /*default=*/"false",
            "Also map f32 x f32 -> f32 matmuls and convolutions, running A and "
            "B as TF32 (m16n8k8, 10-bit mantissa); ops carrying the "
-           "`opsnn.tf32` attribute are mapped regardless">
+           "`opsnn.tf32` attribute are mapped regardless">,
+    Option<"warpgroupMma", "warpgroup-mma", "bool", /*default=*/"false",
+           "Run FP16/BF16 GEMMs with a K x N B on the warpgroup kernel "
+           "(wgmma, sm_90a; needs a target whose chip is sm_90) instead of "
+           "mma.sync; fixed `tiles` keep the mma.sync kernel">
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",

@@ -1,0 +1,157 @@
+// The warpgroup (wgmma) kernel for Hopper, checked without a GPU:
+// --opsnn-lower-to-nvvm="chip=sm_90a" runs FP16/BF16 GEMMs whose B is K x N
+// on nvgpu.warpgroup.mma (wgmma.mma_async m64nNk16) over tiles that
+// cp.async copies into the 128-byte swizzled layout, fenced for the async
+// proxy; ptxas for sm_90a assembles them without spills. What the kernel
+// does not take (a transposed B, i8, TF32) keeps mma.sync; chip=sm_90 is the
+// mma.sync kernel throughout; the option needs an sm_90 target.
+// REQUIRES: ptxas
+// RUN: rm -rf %t && ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_90a tensor-cores=true" | %ptxas_check --arch sm_90a --ptx-dir %t | FileCheck %s --check-prefix=PTXAS
+// RUN: FileCheck %s --input-file=%t/gemm_f16_kernel.ptx --check-prefix=F16
+// RUN: FileCheck %s --input-file=%t/gemm_f16_kernel.ptx --check-prefix=F16N
+// RUN: FileCheck %s --input-file=%t/gemm_bf16_kernel.ptx --check-prefix=BF16
+// RUN: FileCheck %s --input-file=%t/gemm_i8_kernel.ptx --check-prefix=I8
+// RUN: FileCheck %s --input-file=%t/gemm_tf32_kernel.ptx --check-prefix=TF32
+// RUN: FileCheck %s --input-file=%t/conv_fhwc_kernel.ptx --check-prefix=CONV
+// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_90 tensor-cores=true" | FileCheck %s --check-prefix=HOPPER-MMA
+// RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=h100 warpgroup-mma=true" --canonicalize | FileCheck %s
+// RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=h100 warpgroup-mma=true stages=2" --canonicalize | FileCheck %s --check-prefix=S2
+// RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=h100 warpgroup-mma=true tiles=64,64,32,32,32" --canonicalize | FileCheck %s --check-prefix=TILES
+// RUN: not ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=a100 warpgroup-mma=true" 2>&1 | FileCheck %s --check-prefix=BADTARGET
+
+// Five kernels, every one assembled for sm_90a without spills.
+// PTXAS-COUNT-5: OK {{.*}} sm_90a: {{[0-9]+}} registers, {{.*}} 0 B spill stores, 0 B spill loads, 0 B stack
+// PTXAS-NOT: FAIL
+
+// The f16 GEMM with its bias + ReLU + f16 cast epilogue: 128x128 blocks of
+// one warpgroup, 4 k16 wgmmas per 64-wide K step and 64-row half (8 per
+// step), the copies fenced for the async proxy before the barrier, every
+// group waited for before the next step's copies; the epilogue's f16 pairs
+// stored as 4-byte words. (The blocks of the loop come in any order.)
+// F16-DAG: .target sm_90a
+// F16-DAG: .reqntid 128, 1, 1
+// F16-DAG: cp.async.cg.shared.global [{{[^]]+}}], [{{[^]]+}}], 16;
+// F16-DAG: cp.async.wait_group
+// F16-DAG: fence.proxy.async.shared::cta;
+// F16-DAG: wgmma.fence.sync.aligned;
+// F16-DAG: wgmma.commit_group.sync.aligned;
+// F16-DAG: wgmma.wait_group.sync.aligned{{[[:space:]]+}}0;
+// F16-DAG: st.global.b32
+// F16N-NOT: {{mma.sync|ldmatrix}}
+// F16N-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// F16N-NOT: {{wgmma.mma_async|mma.sync|ldmatrix}}
+// BF16-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// The i8, TF32 and FHWC convolution kernels: mma.sync.
+// I8-NOT: wgmma
+// I8: mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32
+// TF32-NOT: wgmma
+// TF32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// CONV-NOT: wgmma
+// CONV: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+
+// HOPPER-MMA-NOT: wgmma
+// HOPPER-MMA: .target sm_90
+// HOPPER-MMA-NOT: wgmma
+
+// Before the NVVM lowering: tiles rounded to 1024 bytes in dynamic shared
+// memory, chunks swizzled by XOR, descriptors of each stage's tiles, the
+// accumulators stored to the row tile and read back by the epilogue.
+// CHECK: #[[$ALIGN:.*]] = affine_map<()[s0] -> ((-s0) mod 1024)>
+// CHECK-LABEL: func.func @gemm_f16
+// CHECK: gpu.launch
+// CHECK-SAME: threads({{.*}}) in ({{.*}} = %c128,
+// CHECK-SAME: dynamic_shared_memory_size %c99328_i32
+// CHECK: gpu.dynamic_shared_memory
+// CHECK: %[[BASE:.*]] = memref.extract_aligned_pointer_as_index
+// CHECK: affine.apply #[[$ALIGN]]()[%[[BASE]]]
+// CHECK: memref<3x128x64xf16, #gpu.address_space<workgroup>>
+// CHECK: memref<3x128x64xf16, #gpu.address_space<workgroup>>
+// CHECK: memref<128x132xf32, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<128x128xf32>>
+// CHECK: arith.xori
+// CHECK: nvgpu.device_async_copy
+// CHECK: scf.for
+// CHECK: nvgpu.device_async_wait
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvgpu.warpgroup.generate.descriptor {{.*}} : memref<128x64xf16, #gpu.address_space<workgroup>>, <tensor = memref<128x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b,
+// CHECK: nvgpu.warpgroup.generate.descriptor {{.*}} : memref<64x128xf16, #gpu.address_space<workgroup>>, <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b,
+// CHECK: nvgpu.warpgroup.mma {{.*}} {transposeB, waitGroup = 0 : i64}
+// CHECK: gpu.barrier
+// CHECK: nvgpu.warpgroup.mma.store {{.*}} to memref<128x128xf32, strided<[132, 1]>, #gpu.address_space<workgroup>>
+// CHECK-NEXT: gpu.barrier
+// CHECK: vector.load {{.*}} : memref<128x132xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// CHECK: arith.maximumf
+// CHECK: arith.truncf
+// CHECK: vector.store {{.*}} : memref<1536x1536xf16>, vector<2xf16>
+// CHECK-NOT: linalg.generic
+// CHECK-LABEL: func.func @gemm_bf16
+// CHECK: nvgpu.warpgroup.mma {{.*}} -> <fragmented = vector<64x64xf32>>
+// CHECK-LABEL: func.func @gemm_i8
+// CHECK-NOT: nvgpu.warpgroup
+// CHECK: nvgpu.mma.sync
+// CHECK-LABEL: func.func @conv_fhwc
+// CHECK-NOT: nvgpu.warpgroup
+// CHECK: nvgpu.mma.sync
+
+// A forced depth; fixed tiles are the mma.sync kernel's.
+// S2-LABEL: func.func @gemm_f16
+// S2: dynamic_shared_memory_size %c68608_i32
+// S2: memref<2x128x64xf16, #gpu.address_space<workgroup>>
+// TILES-LABEL: func.func @gemm_f16
+// TILES-NOT: nvgpu.warpgroup
+// TILES: nvgpu.mma.sync
+
+// BADTARGET: error: warpgroup-mma needs a target whose chip is sm_90 (wgmma is Hopper's, sm_90a), got 'a100' (sm_80)
+
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (j)>
+
+func.func @gemm_f16(%a: tensor<1536x256xf16>, %b: tensor<256x1536xf16>, %bias: tensor<1536xf32>) -> tensor<1536x1536xf16> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1536x1536xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<1536x1536xf32>) -> tensor<1536x1536xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<1536x256xf16>, tensor<256x1536xf16>) outs(%acc : tensor<1536x1536xf32>) -> tensor<1536x1536xf32>
+  %eh = tensor.empty() : tensor<1536x1536xf16>
+  %r = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : tensor<1536x1536xf32>, tensor<1536xf32>) outs(%eh : tensor<1536x1536xf16>) {
+  ^bb0(%x: f32, %y: f32, %o: f16):
+    %s = arith.addf %x, %y : f32
+    %m = arith.maximumf %s, %zero : f32
+    %h = arith.truncf %m : f32 to f16
+    linalg.yield %h : f16
+  } -> tensor<1536x1536xf16>
+  return %r : tensor<1536x1536xf16>
+}
+
+func.func @gemm_bf16(%a: tensor<128x64xbf16>, %b: tensor<64x128xbf16>) -> tensor<128x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x128xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<128x128xf32>) -> tensor<128x128xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<128x64xbf16>, tensor<64x128xbf16>) outs(%acc : tensor<128x128xf32>) -> tensor<128x128xf32>
+  return %c : tensor<128x128xf32>
+}
+
+func.func @gemm_i8(%a: tensor<128x64xi8>, %b: tensor<64x128xi8>) -> tensor<128x128xi32> {
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<128x128xi32>
+  %acc = linalg.fill ins(%zero : i32) outs(%e : tensor<128x128xi32>) -> tensor<128x128xi32>
+  %c = linalg.matmul ins(%a, %b : tensor<128x64xi8>, tensor<64x128xi8>) outs(%acc : tensor<128x128xi32>) -> tensor<128x128xi32>
+  return %c : tensor<128x128xi32>
+}
+
+func.func @gemm_tf32(%a: tensor<128x64xf32>, %b: tensor<64x128xf32>) -> tensor<128x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x128xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<128x128xf32>) -> tensor<128x128xf32>
+  %c = linalg.matmul {opsnn.tf32} ins(%a, %b : tensor<128x64xf32>, tensor<64x128xf32>) outs(%acc : tensor<128x128xf32>) -> tensor<128x128xf32>
+  return %c : tensor<128x128xf32>
+}
+
+func.func @conv_fhwc(%x: tensor<2x16x16x64xf16>, %w: tensor<64x3x3x64xf16>) -> tensor<2x14x14x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x14x14x64xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<2x14x14x64xf32>) -> tensor<2x14x14x64xf32>
+  %c = linalg.conv_2d_nhwc_fhwc ins(%x, %w : tensor<2x16x16x64xf16>, tensor<64x3x3x64xf16>) outs(%acc : tensor<2x14x14x64xf32>) -> tensor<2x14x14x64xf32>
+  return %c : tensor<2x14x14x64xf32>
+}
