@@ -73,6 +73,9 @@ if os.path.exists("/dev/nvidia0") or os.path.exists("/dev/nvidiactl"):
             capture_output=True, text=True, timeout=30).stdout.split()
         if caps and float(caps[0]) >= 8.9:
             config.available_features.add("cuda-fp8")
+        # wgmma (sm_90a PTX): Hopper only.
+        if caps and float(caps[0]) == 9.0:
+            config.available_features.add("cuda-wgmma")
     except (OSError, ValueError, subprocess.SubprocessError):
         pass
 

@@ -49,7 +49,7 @@ the tensor-core peak of the operand type, FP16, BF16, TF32 or INT8; plain
 f32: the FP32 peak). Each module is lowered with
 --opsnn-lower-to-nvvm="chip=C format=ptx tensor-cores=true" and assembled
 with ptxas for the chip (scripts/ptxas_check.py: registers, spills,
-whether mma.sync is used; with nvdisasm installed, the static SASS
+whether mma.sync or wgmma is used; with nvdisasm installed, the static SASS
 instruction count, which a dry run's comparisons print as code sizes).
 
 GPU mode (default): ops-nn-run --device=cuda compiles the module into an
@@ -1025,7 +1025,11 @@ def ptxas_figures(opt, case_dir, src, chip, timeout, options):
     # ld/st.global.v2/.v4: vector accesses to global memory (the widened
     # elementwise kernels of --opsnn-vectorize-parallel-loops; Turing's
     # tensor-core copies).
-    info = {"tensor_cores": "mma.sync" in text,
+    # The tensor-core instruction: mma.sync, or wgmma (the warpgroup
+    # kernel, chip sm_90a).
+    mma = ("wgmma" if "wgmma.mma_async" in text
+           else "mma.sync" if "mma.sync" in text else None)
+    info = {"tensor_cores": mma is not None, "mma": mma,
             "warp_shuffles": text.count("shfl.sync.bfly"),
             "global_vector_accesses": len(re.findall(r"(?:ld|st)\.global\.v[24]\.", text))}
     ptxas = os.environ.get("PTXAS", "/usr/local/cuda/bin/ptxas")
@@ -1055,7 +1059,7 @@ def ptxas_figures(opt, case_dir, src, chip, timeout, options):
                 shared_bytes=shared,
                 dynamic_shared=any(r.get("dynamic_shared") for r in rows),
                 status=f"ptxas {chip} ok ({len(rows)} kernels"
-                       + (", mma.sync" if info["tensor_cores"] else "")
+                       + (f", {info['mma']}" if info["tensor_cores"] else "")
                        + (", dynamic smem" if any(r.get("dynamic_shared") for r in rows)
                           else "")
                        + (f", {info['warp_shuffles']} shfl.sync.bfly"
@@ -1418,7 +1422,7 @@ def run_case(case, ceil, tools, work, args, deadline):
     row["achieved_fraction"] = row["floor_ms"] / t["median"]
     row["compute_fraction"] = case.flops / seconds / (row["peak_tflops"] * 1e12)
     row["bandwidth_fraction"] = case.bytes / seconds / (ceil["dram_bandwidth_gbps"] * 1e9)
-    row["status"] = "ok" + (" (mma.sync)" if ptx.get("tensor_cores") else "")
+    row["status"] = "ok" + (f" ({ptx['mma']})" if ptx.get("tensor_cores") else "")
     return row
 
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Lowers the bundled models and every executed-test op family with
 # --opsnn-lower-to-nvvm (and the tensor-core kernels of test/GPU/tensor-core-
-# {matmul,epilogue,conv,conv-epilogue,turing}.mlir with tensor-cores=true, and
+# {matmul,epilogue,conv,conv-epilogue,turing}.mlir with tensor-cores=true,
 # the FP8 ones of test/Integration/CPU/tensor-core-fp8-emulated.mlir for
-# sm_90) and prints, per
+# sm_90, and the warpgroup (wgmma) ones of tensor-core-warpgroup.mlir and
+# tensor-core-warpgroup-emulated.mlir for sm_90a) and prints, per
 # kernel and architecture, what
 # `ptxas -v` reports: registers, shared memory, spill stores/loads, stack
 # (--sass: and the static SASS instruction count, through nvdisasm).
@@ -55,4 +56,11 @@ echo "== tensor-core-fp8-emulated.mlir (tensor-cores=true, lowered for sm_90)"
 "$opt" "$root/test/Integration/CPU/tensor-core-fp8-emulated.mlir" \
   --opsnn-lower-to-nvvm="chip=sm_90 format=ptx tensor-cores=true" |
   python3 "$root/scripts/ptxas_check.py" --arch sm_90 "${report_flags[@]}" || status=1
+# The warpgroup kernels (wgmma: sm_90a only), lowered and assembled for it.
+for input in "$root/test/GPU/tensor-core-warpgroup.mlir" \
+             "$root/test/Integration/CPU/tensor-core-warpgroup-emulated.mlir"; do
+  echo "== $(basename "$input") (tensor-cores=true, lowered for sm_90a)"
+  "$opt" "$input" --opsnn-lower-to-nvvm="chip=sm_90a format=ptx tensor-cores=true" |
+    python3 "$root/scripts/ptxas_check.py" --arch sm_90a "${report_flags[@]}" || status=1
+done
 exit $status

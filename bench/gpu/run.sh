@@ -24,7 +24,12 @@
 #     seconds, default 150; the cases not reached are listed, not run);
 #     without a GPU it runs them with --dry-run (lowered, ptxas, checked on
 #     the CPU, not timed);
-#  6. prints ptxas -v figures for the kernels (bench/gpu/ptx_report.sh).
+#  6. on Hopper (compute capability 9.0; or in a dry run) runs the FP16
+#     conv/GEMM cases twice, chip sm_90 (mma.sync) and sm_90a (the
+#     warpgroup kernel: wgmma), and prints them side by side
+#     (bench/gpu/compare_runs.py; GPU tests: tensor-core-warpgroup-
+#     execute.test);
+#  7. prints ptxas -v figures for the kernels (bench/gpu/ptx_report.sh).
 # Without a GPU (here, CI) the executed tests are unsupported and the cuda
 # rows say "failed"; the rest still runs.
 # Output is plain text; with $OUT set, a copy goes to $OUT/gpu-run.txt and
@@ -115,6 +120,24 @@ except Exception as e: print("tensor-cores=%s failed: %s" % (sys.argv[3], e))' "
   log "benchmark cases (bench/gpu/cases.py ${mode[*]:-on the GPU}; budget ${case_budget} s) -> $gpu_json"
   python3 "$OPSNN_ROOT/bench/gpu/cases.py" "${mode[@]}" --json "$gpu_json" \
     --repeat 10 --warmup 2 --time-budget "$case_budget" || true
+
+  # Hopper (or a dry run): the warpgroup kernel (wgmma, chip sm_90a)
+  # against mma.sync (sm_90) on the FP16 convolutions and GEMMs, side by
+  # side (ratio > 1: wgmma faster). No PyTorch here: the main run has it.
+  if [ -n "${mode[*]}" ] || awk -v c="${cap:-0}" 'BEGIN { exit !(c == 9.0) }'; then
+    log "warpgroup kernel (wgmma, sm_90a) vs mma.sync (sm_90), target h100 (${mode[*]:-on the GPU})"
+    local wg_dir="$OPSNN_BUILD_DIR/bench/gpu/wgmma"; mkdir -p "$wg_dir"
+    local wg_cases=r50_s2_3x3,r50_s3_3x3,r50_s4_3x3,r50_s5_3x3,r50_s2_1x1_expand,r50_s3_1x1_down_s2,r50_fc,bert_qkv,bert_attn_out,bert_ffn1,bert_ffn2,bert_attn_context,bert_ffn1_bias_gelu,r50_s3_3x3_bias_relu
+    for chip in sm_90 sm_90a; do
+      python3 "$OPSNN_ROOT/bench/gpu/cases.py" "${mode[@]}" --target h100 --chip "$chip" \
+        --cases "$wg_cases" --no-torch --cpu-check-gflop 0 --repeat 10 --warmup 2 \
+        --time-budget 60 --json "$wg_dir/$chip.json" >"$wg_dir/$chip.txt" 2>&1 || true
+    done
+    python3 "$OPSNN_ROOT/bench/gpu/compare_runs.py" "$wg_dir/sm_90.json" "$wg_dir/sm_90a.json" || true
+    if [ -n "${OUT:-}" ]; then cp "$wg_dir"/sm_90*.json "$OUT/" 2>/dev/null || true; fi
+  else
+    echo "wgmma vs mma.sync: skipped (compute capability ${cap:-unknown} is not 9.0)"
+  fi
 
   log "ptxas -v per kernel (PTX for sm_80, assembled for sm_80 and sm_90)"
   local report="$OPSNN_BUILD_DIR/bench/gpu/ptx_report.txt"

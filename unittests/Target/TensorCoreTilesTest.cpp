@@ -336,4 +336,61 @@ TEST(TensorCoreTilesTest, ElementCopiesTakeAnyKAndN) {
   EXPECT_EQ(config->blockM, 16);
   EXPECT_EQ(config->blockN, 8);
 }
+
+TEST(TensorCoreTilesTest, WarpgroupTilesAreWholePanelsOfOneWarpgroup) {
+  TargetDescription h100 = target("h100");
+  // A BERT FFN GEMM: 128x128 blocks fill the chip; BK = one 128-byte row;
+  // 3 stages of 32 KiB (and the 1 KiB alignment slack) in the two-blocks
+  // budget of 113 KiB, 4 would not fit.
+  MatmulTileProblem ffn{/*m=*/1024, /*n=*/3072, /*k=*/768, /*elementBytes=*/2};
+  std::optional<MatmulTileConfig> config = selectWarpgroupTiles(h100, ffn);
+  ASSERT_TRUE(config);
+  EXPECT_TRUE(config->warpgroup);
+  EXPECT_EQ(config->blockM, 128);
+  EXPECT_EQ(config->blockN, 128);
+  EXPECT_EQ(config->blockK, 64);
+  EXPECT_EQ(config->sharedPad, 0);
+  EXPECT_EQ(config->numWarps(), 4);
+  EXPECT_EQ(config->stages, 3);
+  EXPECT_EQ(config->sharedBytes(2), 2 * 128 * 64 * 2);
+  // The row tile (128 x 132 f32) is smaller than the stages.
+  EXPECT_EQ(config->kernelSharedBytes(2), 3 * 32768 + 1024);
+  // Forced: two stages, where the row tile is the larger.
+  config = selectWarpgroupTiles(h100, ffn, /*stages=*/2);
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->stages, 2);
+  EXPECT_EQ(config->kernelSharedBytes(2), 128 * 132 * 4 + 1024);
+  // Few blocks: the tile with the most (64x64), and no more stages than
+  // K steps.
+  MatmulTileProblem small{/*m=*/256, /*n=*/256, /*k=*/128, /*elementBytes=*/2};
+  config = selectWarpgroupTiles(h100, small);
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->blockM, 64);
+  EXPECT_EQ(config->blockN, 64);
+  EXPECT_EQ(config->stages, 2);
+  // What the warpgroup kernel does not run: 8-bit or TF32 operands, an
+  // N x K B, element copies, a softmax over whole rows, a ragged M where
+  // C is read.
+  for (int64_t bytes : {1, 4}) {
+    MatmulTileProblem other = ffn;
+    other.elementBytes = bytes;
+    EXPECT_FALSE(selectWarpgroupTiles(h100, other)) << bytes;
+  }
+  MatmulTileProblem nk = ffn;
+  nk.stagesBAsNK = true;
+  EXPECT_FALSE(selectWarpgroupTiles(h100, nk));
+  MatmulTileProblem anyK = ffn;
+  anyK.anyK = true;
+  EXPECT_FALSE(selectWarpgroupTiles(h100, anyK));
+  MatmulTileProblem rows = ffn;
+  rows.wholeRows = true;
+  EXPECT_FALSE(selectWarpgroupTiles(h100, rows));
+  MatmulTileProblem ragged{/*m=*/200, /*n=*/136, /*k=*/200, /*elementBytes=*/2};
+  EXPECT_FALSE(selectWarpgroupTiles(h100, ragged));
+  ragged.raggedM = ragged.raggedN = true;
+  config = selectWarpgroupTiles(h100, ragged);
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->blockM, 64);
+  EXPECT_EQ(config->blockN, 64);
+}
 } // namespace
