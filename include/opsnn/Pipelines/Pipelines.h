@@ -111,7 +111,10 @@ enum class GPUBinaryFormat { PTX, Cubin };
 /// Options of `--opsnn-lower-to-nvvm`.
 struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
   PassOptions::Option<std::string> chip{
-      *this, "chip", llvm::cl::desc("NVIDIA compute capability, e.g. sm_80"),
+      *this, "chip",
+      llvm::cl::desc("NVIDIA compute capability, e.g. sm_80; sm_90a: Hopper "
+                     "with wgmma (the tensor-core GEMMs that can, on the "
+                     "warpgroup kernel)"),
       llvm::cl::init("sm_80")};
   PassOptions::Option<GPUBinaryFormat> format{
       *this, "format", llvm::cl::desc("Kernel binary format"),
