@@ -110,7 +110,7 @@ except Exception as e: print("tensor-cores=%s failed: %s" % (sys.argv[3], e))' "
     echo "zoo h100-mixed-fp16/h100-fp8: skipped (compute capability ${cap:-unknown} < 9.0)"
   else
     python3 "$OPSNN_ROOT/bench/gpu/zoo_transformers.py" "${zoo_mode[@]}" --repeat "$repeat" \
-      --models bert_tiny,vit_tiny,bert_layer --variants h100-mixed-fp16,h100-fp8 || true
+      --models bert_tiny,vit_tiny,bert_layer --variants h100-mixed-fp16,h100-wgmma-fp16,h100-fp8 || true
   fi
 
   local gpu_json="${OUT:+$OUT/gpu.json}"

@@ -17,9 +17,10 @@ for the check.
 Usage: bench/gpu/zoo_transformers.py [--repeat N] [--dry-run] [--models a,b]
                                     [--variants generic,tensor-cores,mixed-fp16,t4-mixed-fp16,
                                                 mixed-fp16-unpadded,mixed-fp16-unfused,
-                                                mixed-fp16-softmax-apart,h100-mixed-fp16,h100-fp8]
+                                                mixed-fp16-softmax-apart,h100-mixed-fp16,h100-fp8,
+                                                h100-wgmma-fp16]
 Prints one line per model and variant: kernels (how many of them are
-tensor-core kernels: PTX with mma.sync; and how many of the others use
+tensor-core kernels: PTX with mma.sync or wgmma; and how many of the others use
 vector global accesses: ld/st.global.v2/.v4), rel. L2 vs onnxruntime, kernel
 ms, call ms. OPSNN_BUILD_DIR picks the build whose tools run (default:
 build/), e.g. to compare two builds side by side.
@@ -72,6 +73,11 @@ VARIANTS = {
                        "opsnn-lower-to-nvvm{chip=sm_90 format=ptx tensor-cores=true}",
     "h100-fp8": "opsnn-optimize{target=h100 precision=fp8 calibration=@RANGES@},"
                 "opsnn-lower-to-nvvm{chip=sm_90 format=ptx tensor-cores=true}",
+    # h100-mixed-fp16 with sm_90a PTX: the FP16 GEMMs and convolutions with
+    # a K x N B on the warpgroup kernel (wgmma); not among the default
+    # --variants.
+    "h100-wgmma-fp16": "opsnn-optimize{target=h100 precision=mixed-fp16},"
+                       "opsnn-lower-to-nvvm{chip=sm_90a format=ptx tensor-cores=true}",
 }
 # A variant's @RANGES@ is the model's calibration file: the activation
 # ranges `ops-nn-run --collect-ranges` measured on the CPU on two random
@@ -103,6 +109,10 @@ EMULATED = {
     "h100-fp8": "opsnn-optimize{target=h100 precision=fp8 calibration=@RANGES@},"
                 "opsnn-lower-to-cpu{emulate-gpu-loops emulate-warp-reductions "
                 "emulate-tensor-core-matmul=h100}",
+    "h100-wgmma-fp16": "opsnn-optimize{target=h100 precision=mixed-fp16},"
+                       "opsnn-lower-to-cpu{emulate-gpu-loops emulate-warp-reductions "
+                       "emulate-tensor-core-matmul=h100 "
+                       "emulate-tensor-core-warpgroup-mma}",
 }
 
 
@@ -166,12 +176,17 @@ def main(argv=None):
                     [opt, src, f"--pass-pipeline=builtin.module({pipeline})"],
                     capture_output=True, text=True)
                 binaries = lowered.stdout.split("gpu.binary @")[1:]
-                mma = sum("mma.sync" in binary for binary in binaries)
+                # Tensor-core kernels: mma.sync, or wgmma (sm_90a).
+                mma = sum("mma.sync" in binary or "wgmma.mma_async" in binary
+                          for binary in binaries)
                 # Generic kernels (no mma.sync) with vector global accesses.
-                wide = sum("mma.sync" not in binary and
+                wide = sum("mma.sync" not in binary and "wgmma" not in binary and
                            bool(re.search(r"(?:ld|st)\.global\.v[24]\.", binary))
                            for binary in binaries)
-                kernels = f"{len(binaries):3d} kernels ({mma:2d} mma, {wide:2d} vec)"
+                wgmma = sum("wgmma.mma_async" in binary for binary in binaries)
+                kernels = (f"{len(binaries):3d} kernels ({mma:2d} mma"
+                           + (f" of which {wgmma} wgmma" if wgmma else "")
+                           + f", {wide:2d} vec)")
                 if lowered.returncode:
                     print(f"{name:10s} {variant:{width}s} lowering failed: {lowered.stderr[-300:]}")
                     continue

@@ -143,10 +143,15 @@ BufferAccess BufferAccessAnalysis::accessOf(Operation *op, Value buffer) {
       return WalkResult::advance();
     }
     // nvvm.mma.sync (a BF16 fragment product: rewriteBF16MmaSync) works on
-    // registers only, but declares no effects.
+    // registers only, but declares no effects; so do the warpgroup
+    // kernel's accumulators, and its wgmma reads only the (workgroup) tiles
+    // its descriptors name. Its proxy fence, like a barrier, orders
+    // accesses without making any.
     if (nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
         isa<gpu::BarrierOp, nvgpu::DeviceAsyncCreateGroupOp,
-            nvgpu::DeviceAsyncWaitOp, NVVM::MmaOp>(nested))
+            nvgpu::DeviceAsyncWaitOp, NVVM::MmaOp, NVVM::FenceProxyOp,
+            nvgpu::WarpgroupMmaOp, nvgpu::WarpgroupMmaInitAccumulatorOp>(
+            nested))
       return WalkResult::advance();
     if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(nested)) {
       record(MemoryEffects::Read::get(), copy.getSrc());

@@ -55,9 +55,10 @@ public:
   /// no effects are taken to touch everything, except those of an earlier
   /// GPU kernel (a GEMM converted before this one may sit in between): its
   /// asynchronous copies read their source and write their (workgroup)
-  /// destination, and barriers and async groups order accesses without
-  /// making any; ldmatrix reads its (workgroup) source. A free counts as a
-  /// write.
+  /// destination, and barriers, async groups and proxy fences order
+  /// accesses without making any; ldmatrix reads its (workgroup) source;
+  /// mma.sync and wgmma work on registers and workgroup tiles. A free
+  /// counts as a write.
   BufferAccess accessOf(Operation *op, Value buffer);
 
 private:

@@ -10,6 +10,7 @@
 // RUN: ops-nn-opt %s --opsnn-gpu-tensor-core-matmul="target=h100" --canonicalize | FileCheck %s
 
 // CHECK-LABEL: func.func @two_gemms
+// CHECK-NOT: linalg.
 // CHECK: gpu.launch
 // CHECK: llvm.inline_asm has_side_effects {{.*}}"mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
 // CHECK: arith.truncf {{.*}} to vector<2xf8E4M3FN>
