@@ -9,6 +9,8 @@
 #include "opsnn/Target/TargetDescription.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
@@ -136,38 +138,47 @@ static bool tileFits(int64_t size, int64_t tile, bool ragged,
   return !nearlyExact || (padded - size) * 8 <= padded;
 }
 
-namespace {
-/// Rule 2 over the candidate tiles in order: offer() takes each tile that
-/// fits; the first whose grid has a block per SM wins at once, else the
-/// one with the most blocks (the least padding on a tie) stays `best`.
-struct GridRule {
-  GridRule(int64_t m, int64_t n, int64_t batch, int64_t sms)
-      : m(m), n(n), batch(std::max<int64_t>(1, batch)), sms(sms) {}
-
-  /// Whether `config` fills the chip (take it and stop).
-  bool offer(const MatmulTileConfig &config) {
-    int64_t blocks =
-        blockSteps(m, config.blockM) * blockSteps(n, config.blockN) * batch;
-    if (blocks >= sms)
-      return true;
-    // Ties (a small problem that every tile covers with as many blocks):
-    // the least padding.
-    int64_t padded = blockSteps(m, config.blockM) * config.blockM *
-                     blockSteps(n, config.blockN) * config.blockN;
-    if (!best || blocks > bestBlocks ||
-        (blocks == bestBlocks && padded < bestPadded)) {
-      best = config;
-      bestBlocks = blocks;
-      bestPadded = padded;
+/// Rules 2 and 6 over the candidate `tiles` in order: nearly exact tiles
+/// first, any tile when none of them fits. `configure(tile)` gives a fitting
+/// tile's configuration, or nullopt (its stages do not fit, ...). The first
+/// whose grid has a block per SM wins at once, else the one with the most
+/// blocks (the least padding on a tie).
+static std::optional<MatmulTileConfig> pickTile(
+    llvm::ArrayRef<std::array<int64_t, 2>> tiles,
+    const MatmulTileProblem &problem, int64_t sms,
+    llvm::function_ref<std::optional<MatmulTileConfig>(std::array<int64_t, 2>)>
+        configure) {
+  int64_t m = problem.m, n = problem.n;
+  int64_t batch = std::max<int64_t>(1, problem.batch);
+  for (bool nearlyExact : {true, false}) {
+    std::optional<MatmulTileConfig> best;
+    int64_t bestBlocks = 0, bestPadded = 0;
+    for (std::array<int64_t, 2> tile : tiles) {
+      if (!tileFits(m, tile[0], problem.raggedM, nearlyExact) ||
+          !tileFits(n, tile[1], problem.raggedN, nearlyExact))
+        continue;
+      std::optional<MatmulTileConfig> config = configure(tile);
+      if (!config)
+        continue;
+      int64_t blocks = blockSteps(m, tile[0]) * blockSteps(n, tile[1]) * batch;
+      if (blocks >= sms)
+        return config; // Rule 2: the largest tile that fills the chip.
+      // Ties (a small problem that every tile covers with as many
+      // blocks): the least padding.
+      int64_t padded =
+          blockSteps(m, tile[0]) * tile[0] * blockSteps(n, tile[1]) * tile[1];
+      if (!best || blocks > bestBlocks ||
+          (blocks == bestBlocks && padded < bestPadded)) {
+        best = config;
+        bestBlocks = blocks;
+        bestPadded = padded;
+      }
     }
-    return false;
+    if (best)
+      return best;
   }
-
-  int64_t m, n, batch, sms;
-  std::optional<MatmulTileConfig> best;
-  int64_t bestBlocks = 0, bestPadded = 0;
-};
-} // namespace
+  return std::nullopt;
+}
 
 std::optional<MatmulTileConfig>
 mlir::opsnn::selectMatmulTiles(const TargetDescription &target,
@@ -200,48 +211,33 @@ mlir::opsnn::selectMatmulTiles(const TargetDescription &target,
   int64_t maxStages = isa ? isa->maxStages() : 3;
   int64_t sms = std::max<int64_t>(1, target.smCount);
 
-  // Rule 6: nearly exact tiles first; any tile when none of them fits.
-  for (bool nearlyExact : {true, false}) {
-    GridRule grid(m, n, problem.batch, sms);
-    for (const auto &tile : tiles) {
-      if (!tileFits(m, tile[0], raggedM, nearlyExact) ||
-          !tileFits(n, tile[1], raggedN, nearlyExact) ||
-          (problem.wholeRows && tile[1] < n))
-        continue;
-      MatmulTileConfig config;
-      config.sharedPad = kSharedPadBytes / elementBytes;
-      config.stagesBAsNK = problem.stagesBAsNK;
-      config.wholeRows = problem.wholeRows;
-      config.blockM = tile[0];
-      config.blockN = tile[1];
-      // The warps first: a whole-rows tile's bytes count its threads.
-      chooseWarpTile(config);
-      // Rule 5: the deepest pipeline that fits, BK by rule 3 then 16 for
-      // each depth.
-      bool fits = false;
-      for (int64_t s = stages > 0 ? stages : maxStages; !fits && s >= 1;
-           --s) {
-        for (int64_t bk : {preferredBlockK(k, minBK), minBK}) {
-          config.blockK = bk;
-          config.stages =
-              stages > 0 ? s : std::min(s, blockSteps(k, bk));
-          if (config.kernelSharedBytes(elementBytes) <= smemLimit) {
-            fits = true;
-            break;
+  return pickTile(
+      tiles, problem, sms,
+      [&](std::array<int64_t, 2> tile) -> std::optional<MatmulTileConfig> {
+        if (problem.wholeRows && tile[1] < n)
+          return std::nullopt;
+        MatmulTileConfig config;
+        config.sharedPad = kSharedPadBytes / elementBytes;
+        config.stagesBAsNK = problem.stagesBAsNK;
+        config.wholeRows = problem.wholeRows;
+        config.blockM = tile[0];
+        config.blockN = tile[1];
+        // The warps first: a whole-rows tile's bytes count its threads.
+        chooseWarpTile(config);
+        // Rule 5: the deepest pipeline that fits, BK by rule 3 then 16 for
+        // each depth.
+        for (int64_t s = stages > 0 ? stages : maxStages; s >= 1; --s) {
+          for (int64_t bk : {preferredBlockK(k, minBK), minBK}) {
+            config.blockK = bk;
+            config.stages = stages > 0 ? s : std::min(s, blockSteps(k, bk));
+            if (config.kernelSharedBytes(elementBytes) <= smemLimit)
+              return config;
           }
+          if (stages > 0)
+            break;
         }
-        if (stages > 0)
-          break;
-      }
-      if (!fits)
-        continue;
-      if (grid.offer(config))
-        return config;
-    }
-    if (grid.best)
-      return grid.best;
-  }
-  return std::nullopt;
+        return std::nullopt;
+      });
 }
 
 std::optional<MatmulTileConfig>
@@ -253,45 +249,33 @@ mlir::opsnn::selectWarpgroupTiles(const TargetDescription &target,
       problem.wholeRows || m <= 0 || n <= 0 || k <= 0 || n % copyElements(2) ||
       k % copyElements(2))
     return std::nullopt;
-  static constexpr int64_t kBlockTiles[][2] = {
-      {128, 128}, {128, 64}, {64, 128}, {64, 64}};
   int64_t limit = tensorCoreSharedMemoryLimit(target);
   int64_t sms = std::max<int64_t>(1, target.smCount);
   int64_t blockK = kWarpgroupRowBytes / problem.elementBytes;
-  for (bool nearlyExact : {true, false}) {
-    GridRule grid(m, n, problem.batch, sms);
-    for (const auto &tile : kBlockTiles) {
-      if (!tileFits(m, tile[0], problem.raggedM, nearlyExact) ||
-          !tileFits(n, tile[1], problem.raggedN, nearlyExact))
-        continue;
-      MatmulTileConfig config;
-      config.warpgroup = true;
-      config.sharedPad = 0;
-      config.blockM = tile[0];
-      config.blockN = tile[1];
-      config.blockK = blockK;
-      config.warpM = tile[0] / (kWarpgroupThreads / 32);
-      config.warpN = tile[1];
-      int64_t steps = blockSteps(k, blockK);
-      config.stages = 0;
-      for (int64_t s = stages > 0 ? stages : std::min<int64_t>(4, steps);
-           s >= 1; --s) {
-        MatmulTileConfig deeper = config;
-        deeper.stages = s;
-        if (deeper.kernelSharedBytes(problem.elementBytes) <= limit) {
+  SmallVector<std::array<int64_t, 2>> tiles = {
+      {128, 128}, {128, 64}, {64, 128}, {64, 64}};
+  return pickTile(
+      tiles, problem, sms,
+      [&](std::array<int64_t, 2> tile) -> std::optional<MatmulTileConfig> {
+        MatmulTileConfig config;
+        config.warpgroup = true;
+        config.sharedPad = 0;
+        config.blockM = tile[0];
+        config.blockN = tile[1];
+        config.blockK = blockK;
+        config.warpM = tile[0] / (kWarpgroupThreads / 32);
+        config.warpN = tile[1];
+        // The deepest pipeline that fits, of at most 4 stages and K steps.
+        for (int64_t s = stages > 0
+                             ? stages
+                             : std::min<int64_t>(4, blockSteps(k, blockK));
+             s >= 1; --s) {
           config.stages = s;
-          break;
+          if (config.kernelSharedBytes(problem.elementBytes) <= limit)
+            return config;
+          if (stages > 0)
+            break;
         }
-        if (stages > 0)
-          break;
-      }
-      if (!config.stages)
-        continue;
-      if (grid.offer(config))
-        return config;
-    }
-    if (grid.best)
-      return grid.best;
-  }
-  return std::nullopt;
+        return std::nullopt;
+      });
 }
