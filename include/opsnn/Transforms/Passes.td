@@ -1816,10 +1816,10 @@ def GPUTensorCoreMatmulPass
     before the next step's copies overwrite a stage). The accumulators
     start at zero and, after the loop, go by `nvgpu.warpgroup.mma.store`
     into an f32 row tile of BM x (BN + 4) in the stages' shared memory;
-    after a barrier the threads walk it in row-major order, 4 (or 2, 1)
-    columns each, add C's folded fill (or C itself), apply the elementwise
-    epilogue and store: coalesced 16-byte stores, ragged rows and columns
-    guarded. The CPU emulation (`emulate-on-cpu`) runs the same copies into
+    after a barrier the threads walk it in row-major order, 2 (for an odd
+    N, 1) columns each, add C's folded fill (or C itself), apply the
+    elementwise epilogue and store: coalesced stores, ragged rows and
+    columns guarded. The CPU emulation (`emulate-on-cpu`) runs the same copies into
     the same swizzled tiles and reads them back through the same layout,
     product by product in f32.
 
