@@ -313,14 +313,27 @@ private:
 };
 } // namespace
 
+/// Whether `op` pads with zeros by static amounts: a zero is code 0 at any
+/// scale, so padding the codes is padding the quantized tensor.
+static bool isStaticZeroPad(Operation *op) {
+  auto pad = dyn_cast<tensor::PadOp>(op);
+  if (!pad || !pad.getLow().empty() || !pad.getHigh().empty())
+    return false;
+  Value value = pad.getConstantPaddingValue();
+  return value && matchPattern(value, m_AnyZeroFloat());
+}
+
 Value Quantizer::quantizeActivationToFP8(Value activation, double scale) {
   // The tensor the activation reshapes (static collapse_shape and
-  // expand_shape: no size operands), and those reshapes, last first.
+  // expand_shape: no size operands) or pads with zeros (a convolution's
+  // input: the codes are padded, and the FP8 kernel can read them
+  // unpadded), and those ops, last first.
   SmallVector<Operation *> reshapes;
   Value root = activation;
   while (Operation *def = root.getDefiningOp()) {
-    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def) ||
-        def->getNumOperands() != 1)
+    bool reshape = isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def) &&
+                   def->getNumOperands() == 1;
+    if (!reshape && !isStaticZeroPad(def))
       break;
     reshapes.push_back(def);
     root = def->getOperand(0);
@@ -332,7 +345,10 @@ Value Quantizer::quantizeActivationToFP8(Value activation, double scale) {
         return entry.codes;
     return nullptr;
   };
-  if (Value codes = lookup(activation.getType()))
+  // A padded activation's type does not say how it is padded: only its
+  // root's codes are shared.
+  bool padded = llvm::any_of(reshapes, llvm::IsaPred<tensor::PadOp>);
+  if (Value codes = padded ? Value() : lookup(activation.getType()))
     return codes;
   OpBuilder::InsertionGuard guard(b);
   Value codes = lookup(root.getType());
@@ -355,9 +371,17 @@ Value Quantizer::quantizeActivationToFP8(Value activation, double scale) {
         });
     known.push_back({root.getType(), scale, codes});
   }
-  // The activation's reshapes, replayed on the codes.
+  // The activation's reshapes and paddings, replayed on the codes.
   b.setInsertionPointAfterValue(codes);
   for (Operation *reshape : llvm::reverse(reshapes)) {
+    if (auto pad = dyn_cast<tensor::PadOp>(reshape)) {
+      Value zero = arith::ConstantOp::create(b, pad.getLoc(), storage,
+                                             b.getZeroAttr(storage));
+      codes = tensor::PadOp::create(
+          b, pad.getLoc(), pad.getResultType().clone(storage), codes,
+          pad.getMixedLowPad(), pad.getMixedHighPad(), zero, pad.getNofold());
+      continue;
+    }
     Operation *copy = b.clone(*reshape);
     copy->setDiscardableAttrs(ArrayRef<NamedAttribute>{});
     copy->setOperand(0, codes);
@@ -365,7 +389,8 @@ Value Quantizer::quantizeActivationToFP8(Value activation, double scale) {
     result.setType(cast<RankedTensorType>(result.getType()).clone(storage));
     codes = result;
   }
-  known.push_back({activation.getType(), scale, codes});
+  if (!padded)
+    known.push_back({activation.getType(), scale, codes});
   return codes;
 }
 
