@@ -16,6 +16,8 @@
 #include "opsnn/Transforms/Passes.h"
 #include "opsnn/Transforms/Quantize.h"
 
+#include "TensorCoreMmaTypes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -405,7 +407,7 @@ static bool takesTF32(linalg::LinalgOp op, OpClass opClass) {
 static void recordDecision(Operation *op, Type precision, StringRef reason) {
   Builder b(op->getContext());
   if (isa<FloatTF32Type>(precision))
-    op->setAttr("opsnn.tf32", b.getUnitAttr());
+    op->setAttr(kTF32Attr, b.getUnitAttr());
   op->setAttr("precision.decision",
               b.getDictionaryAttr(
                   {b.getNamedAttr("precision", TypeAttr::get(precision)),

@@ -15,6 +15,7 @@
 
 #include "opsnn/Transforms/Passes.h"
 
+#include "TensorCoreMmaTypes.h"
 #include "TransposeFolding.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -133,17 +134,17 @@ struct KeepTF32Listener : RewriterBase::Listener {
   void notifyOperationErased(Operation *op) override {
     // (Its body is already gone: only contractions carry the attribute.)
     inserted.erase(op);
-    Attribute tf32 = op->getAttr(kTF32);
+    Attribute tf32 = op->getAttr(opsnn::kTF32Attr);
     Operation *fused = op->getPrevNode();
     if (tf32 && fused && inserted.contains(fused) &&
         fused->getResultTypes() == op->getResultTypes() && isContraction(fused))
-      fused->setAttr(kTF32, tf32);
+      fused->setAttr(opsnn::kTF32Attr, tf32);
   }
   void notifyOperationReplaced(Operation *op, ValueRange values) override {
-    Attribute tf32 = op->getAttr(kTF32);
+    Attribute tf32 = op->getAttr(opsnn::kTF32Attr);
     if (!tf32 && isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op))
       if (Operation *source = op->getOperand(0).getDefiningOp())
-        tf32 = source->getAttr(kTF32);
+        tf32 = source->getAttr(opsnn::kTF32Attr);
     if (!tf32)
       return;
     for (Value value : values) {
@@ -151,7 +152,7 @@ struct KeepTF32Listener : RewriterBase::Listener {
       while (def && isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def))
         def = def->getOperand(0).getDefiningOp();
       if (def && isContraction(def))
-        def->setAttr(kTF32, tf32);
+        def->setAttr(opsnn::kTF32Attr, tf32);
     }
   }
   static bool isContraction(Operation *op) {
@@ -160,7 +161,6 @@ struct KeepTF32Listener : RewriterBase::Listener {
            !op->getRegion(0).front().empty() &&
            linalg::isaContractionOpInterface(linalgOp);
   }
-  static constexpr StringLiteral kTF32 = "opsnn.tf32";
   /// Linalg ops the rewrites created, still alive.
   DenseSet<Operation *> inserted;
 };
