@@ -472,12 +472,28 @@ Value Quantizer::rewriteInt8(linalg::LinalgOp op, DenseElementsAttr weights,
   auto activationQType = quant::UniformQuantizedType::get(
       signedFlag, i8, f32, activationScale, /*zeroPoint=*/0, -kInt8Max,
       kInt8Max);
-  auto activationType = cast<RankedTensorType>(activation.getType());
+  // A zero padding (a convolution's input) goes on the codes, as for FP8
+  // (zero point 0: zero is code 0).
+  SmallVector<tensor::PadOp> pads;
+  Value unpadded = activation;
+  while (auto pad = unpadded.getDefiningOp<tensor::PadOp>()) {
+    if (!isStaticZeroPad(pad))
+      break;
+    pads.push_back(pad);
+    unpadded = pad.getSource();
+  }
+  auto unpaddedType = cast<RankedTensorType>(unpadded.getType());
   b.setInsertionPoint(original);
   Value quantized = quant::QuantizeCastOp::create(
-      b, loc, activationType.clone(activationQType), activation);
-  Value activationCodes = quant::StorageCastOp::create(
-      b, loc, activationType.clone(i8), quantized);
+      b, loc, unpaddedType.clone(activationQType), unpadded);
+  Value activationCodes =
+      quant::StorageCastOp::create(b, loc, unpaddedType.clone(i8), quantized);
+  for (tensor::PadOp pad : llvm::reverse(pads))
+    activationCodes = tensor::PadOp::create(
+        b, pad.getLoc(), pad.getResultType().clone(i8), activationCodes,
+        pad.getMixedLowPad(), pad.getMixedHighPad(),
+        arith::ConstantOp::create(b, pad.getLoc(), i8, b.getZeroAttr(i8)),
+        pad.getNofold());
   Value weightCodes = arith::ConstantOp::create(
       b, loc,
       cast<TypedAttr>(DenseElementsAttr::get(weightType.clone(i8),

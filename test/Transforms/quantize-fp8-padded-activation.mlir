@@ -1,4 +1,5 @@
 // RUN: ops-nn-opt %s --opsnn-quantize="type=fp8" | FileCheck %s
+// RUN: ops-nn-opt %s --opsnn-quantize="type=int8" | FileCheck %s --check-prefix=INT8
 
 // A convolution's zero-padded input: FP8 quantizes the tensor before its
 // padding (zero is code 0 at any scale) and pads the codes with FP8 zeros,
@@ -19,6 +20,17 @@
 // CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[PAD2]], %{{.*}} : tensor<1x10x10x16xf8E4M3FN>, tensor<3x3x16x16xf8E4M3FN>)
 // CHECK-NOT: arith.truncf {{.*}} : f32 to f8E4M3FN
 // CHECK: return
+
+// INT8 likewise: the unpadded tensor through quant.qcast and scast, the
+// i8 codes padded with zeros (zero point 0).
+// INT8-LABEL: func.func @padded
+// INT8: %[[Q:.*]] = quant.qcast %arg0 : tensor<1x8x8x16xf32> to tensor<1x8x8x16x!quant.uniform
+// INT8: %[[CODES:.*]] = quant.scast %[[Q]] {{.*}} to tensor<1x8x8x16xi8>
+// INT8: %[[PAD1:.*]] = tensor.pad %[[CODES]] low[0, 1, 1, 0] high[0, 1, 1, 0]
+// INT8: tensor.yield %{{.*}} : i8
+// INT8: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[PAD1]], %{{.*}} : tensor<1x10x10x16xi8>, tensor<3x3x16x16xi8>)
+// INT8-LABEL: func.func @padded_with_one
+// INT8: quant.qcast %{{.*}} : tensor<1x10x10x16xf32>
 
 // Padding with another value (not a code at every scale) is quantized
 // with the padded tensor.
