@@ -182,7 +182,7 @@ def test_bert_mixed_fp16_on_wgmma(tmp_path):
     assert errors and max(errors) <= 2e-3, errors
 
 
-# resnet_tiny under post-training FP8 on an H100: the convolutions' zero
+# resnet_tiny under post-training FP8 (and INT8) on an H100: the convolutions' zero
 # padding goes on the FP8 codes, not on the f32 activations, so the
 # tensor-core kernels read the padded codes unpadded and FP8 has no more
 # kernels than mixed FP16 (11; it had 20: an f32 fill, a copy and a
@@ -206,10 +206,13 @@ def test_resnet_fp8_pads_the_codes(tmp_path):
         run_tool("ops-nn-run", [src, *sample, f"--collect-ranges={ranges}",
                                 *(["--append-ranges"] if seed == 2 else [])], "calibration")
     kernels = {}
-    for precision in ("mixed-fp16", f"fp8 calibration={ranges}"):
+    for precision in ("mixed-fp16", f"fp8 calibration={ranges}",
+                      f"int8 calibration={ranges}"):
         lowered = run_tool("ops-nn-opt", [src, "--pass-pipeline=builtin.module("
                                           f"opsnn-optimize{{target=h100 precision={precision}}},"
                                           "opsnn-lower-to-nvvm{chip=sm_90 format=ptx "
                                           "tensor-cores=true})"], "lowering")
         kernels[precision.split()[0]] = lowered.count("gpu.binary @")
+    # INT8 keeps one kernel more (12; it had 21).
     assert kernels["fp8"] == kernels["mixed-fp16"] == 11, kernels
+    assert kernels["int8"] == 12, kernels
