@@ -2161,8 +2161,11 @@ struct GPUTensorCoreMatmulPass
               mm->n % copyElements(mm->elementBytes()) == 0) &&
              "B's chunks along N straddle N");
       std::optional<MatmulTileConfig> cfg;
+      // The warpgroup kernel's epilogue reads C, where it does, under the
+      // same row and column guards as its stores: any M and N.
       if (runsOnWarpgroup(*mm))
-        cfg = warpgroupTileConfig(*mm, raggedMAllowed, raggedNAllowed);
+        cfg = warpgroupTileConfig(*mm, /*raggedMAllowed=*/true,
+                                  /*raggedNAllowed=*/true);
       if (!cfg && failed(tileConfig(op, *mm, *mmaISA, raggedMAllowed,
                                     raggedNAllowed, cfg)))
         return signalPassFailure();

@@ -1819,7 +1819,8 @@ def GPUTensorCoreMatmulPass
     after a barrier the threads walk it in row-major order, 2 (for an odd
     N, 1) columns each, add C's folded fill (or C itself), apply the
     elementwise epilogue and store: coalesced stores, ragged rows and
-    columns guarded. The CPU emulation (`emulate-on-cpu`) runs the same copies into
+    columns guarded (C's loads too, so M and N need not divide the tiles
+    even where C is read). The CPU emulation (`emulate-on-cpu`) runs the same copies into
     the same swizzled tiles and reads them back through the same layout,
     product by product in f32.
 

@@ -3,8 +3,9 @@
 // swizzled tiles (chunk ^ row mod 8; B in 64-column panels), the
 // pipeline's stages, the products read back through the same layout, and
 // the epilogue that walks the f32 row tile: C's fill folded or C read, a
-// bias + ReLU, ragged M, N and K, an implicit-GEMM convolution reading its
-// padded input unpadded, a batch of GEMMs, BF16. h100 and h200 pick their
+// bias + ReLU, ragged M, N and K (also where C is read: the epilogue's
+// loads of C are under the stores' guards), an implicit-GEMM convolution
+// reading its padded input unpadded, a batch of GEMMs, BF16. h100 and h200 pick their
 // tiles (64 or 128 rows and columns), then two stages are forced.
 // RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-tensor-core-matmul=h100 emulate-tensor-core-warpgroup-mma}" %s
 // RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-tensor-core-matmul=h200 emulate-tensor-core-warpgroup-mma emulate-tensor-core-stages=2}" %s
@@ -16,6 +17,7 @@
 // REF: out2 = in6 @ in7
 // REF: out3 = ref.conv_nhwc_hwcf(pad(in8), in9, strides=[2, 2])
 // REF: out4 = np.einsum('bmk,bkn->bmn', in10, in11)
+// REF: out5 = in14 + in12 @ in13
 // TOL: 1e-5
 
 // Every contraction took the warpgroup kernel: swizzled tiles of 64
@@ -24,7 +26,7 @@
 // CHECK-NOT: vector.contract
 // CHECK-NOT: linalg.matmul
 // CHECK-NOT: linalg.conv_2d
-// CHECK-COUNT-10: memref.alloc() : memref<{{[1-4]}}x{{64|128}}x64x{{f16|bf16}}>
+// CHECK-COUNT-12: memref.alloc() : memref<{{[1-4]}}x{{64|128}}x64x{{f16|bf16}}>
 // CHECK-NOT: vector.contract
 // CHECK: return
 
@@ -37,8 +39,10 @@ func.func @warpgroup(%a0: tensor<256x320xf16>, %b0: tensor<320x192xf16>, %bias: 
                      %a1f: tensor<128x192xf32>, %b1f: tensor<192x256xf32>, %c1: tensor<128x256xf32>,
                      %a2: tensor<200x200xf16>, %b2: tensor<200x136xf16>,
                      %x3: tensor<2x15x15x32xf16>, %w3: tensor<3x3x32x64xf16>,
-                     %a4: tensor<4x64x96xf16>, %b4: tensor<4x96x64xf16>)
-    -> (tensor<256x192xf32>, tensor<128x256xf32>, tensor<200x136xf32>, tensor<2x8x8x64xf32>, tensor<4x64x64xf32>) {
+                     %a4: tensor<4x64x96xf16>, %b4: tensor<4x96x64xf16>,
+                     %a5: tensor<200x64xf16>, %b5: tensor<64x136xf16>, %c5: tensor<200x136xf32>)
+    -> (tensor<256x192xf32>, tensor<128x256xf32>, tensor<200x136xf32>, tensor<2x8x8x64xf32>, tensor<4x64x64xf32>,
+        tensor<200x136xf32>) {
   %zero = arith.constant 0.0 : f32
   %hzero = arith.constant 0.0 : f16
 
@@ -88,5 +92,9 @@ func.func @warpgroup(%a0: tensor<256x320xf16>, %b0: tensor<320x192xf16>, %bias: 
     linalg.yield %s : f32
   } -> tensor<4x64x64xf32>
 
-  return %r0, %m1, %m2, %m3, %m4 : tensor<256x192xf32>, tensor<128x256xf32>, tensor<200x136xf32>, tensor<2x8x8x64xf32>, tensor<4x64x64xf32>
+  // Ragged M and N with C read (no fill to fold).
+  %m5 = linalg.matmul ins(%a5, %b5 : tensor<200x64xf16>, tensor<64x136xf16>) outs(%c5 : tensor<200x136xf32>) -> tensor<200x136xf32>
+
+  return %r0, %m1, %m2, %m3, %m4, %m5 : tensor<256x192xf32>, tensor<128x256xf32>, tensor<200x136xf32>, tensor<2x8x8x64xf32>, tensor<4x64x64xf32>,
+                                        tensor<200x136xf32>
 }
