@@ -92,6 +92,23 @@ def test_bert_softmax_runs_in_the_scores_kernel(precision, tmp_path):
         (len(binaries["true"]), len(binaries["false"]))
 
 
+def calibrate(src, model, tmp_path):
+    """The activation ranges of `src` (ops-nn-run --collect-ranges on the
+    CPU) over two random samples of `model`'s inputs, seeds 1 and 2 (the
+    checks use seed 0), as a user calibrates; returns the ranges file."""
+    import numpy as np
+    from opsnn.tools import run_tool
+    ranges = tmp_path / "ranges.json"
+    for seed in (1, 2):
+        sample = []
+        for i, a in enumerate(zoo.random_inputs(model, seed=seed)):
+            np.save(tmp_path / f"cal{seed}_{i}.npy", a)
+            sample.append(f"--input={tmp_path / f'cal{seed}_{i}.npy'}")
+        run_tool("ops-nn-run", [src, *sample, f"--collect-ranges={ranges}",
+                                *(["--append-ranges"] if seed == 2 else [])], "calibration")
+    return ranges
+
+
 # Post-training FP8 as a user deploys it on an H100: activation ranges
 # calibrated on two random samples (ops-nn-run --collect-ranges), then
 # --opsnn-optimize="precision=fp8 calibration=..." and the tensor-core
@@ -107,7 +124,6 @@ def test_bert_softmax_runs_in_the_scores_kernel(precision, tmp_path):
 def test_bert_fp8_on_fp8_tensor_cores(tmp_path):
     import re
 
-    import numpy as np
     import onnx
     from opsnn import api
     from opsnn.cli import onnxruntime_outputs, rel_l2
@@ -117,14 +133,7 @@ def test_bert_fp8_on_fp8_tensor_cores(tmp_path):
     mlir, meta = api._load_source(str(path))
     src = tmp_path / "model.mlir"
     src.write_text(mlir)
-    ranges = tmp_path / "ranges.json"
-    for seed in (1, 2):
-        sample = []
-        for i, a in enumerate(zoo.random_inputs(model, seed=seed)):
-            np.save(tmp_path / f"cal{seed}_{i}.npy", a)
-            sample.append(f"--input={tmp_path / f'cal{seed}_{i}.npy'}")
-        run_tool("ops-nn-run", [src, *sample, f"--collect-ranges={ranges}",
-                                *(["--append-ranges"] if seed == 2 else [])], "calibration")
+    ranges = calibrate(src, model, tmp_path)
     optimize = f"opsnn-optimize{{target=h100 precision=fp8 calibration={ranges}}}"
     lowered = run_tool("ops-nn-opt", [src, f"--pass-pipeline=builtin.module({optimize},"
                                       "opsnn-lower-to-nvvm{chip=sm_90 format=ptx "
@@ -188,7 +197,6 @@ def test_bert_mixed_fp16_on_wgmma(tmp_path):
 # kernels than mixed FP16 (11; it had 20: an f32 fill, a copy and a
 # quantizing kernel per padded convolution).
 def test_resnet_fp8_pads_the_codes(tmp_path):
-    import numpy as np
     import onnx
     from opsnn import api
     from opsnn.tools import run_tool
@@ -197,14 +205,7 @@ def test_resnet_fp8_pads_the_codes(tmp_path):
     mlir, meta = api._load_source(str(path))
     src = tmp_path / "model.mlir"
     src.write_text(mlir)
-    ranges = tmp_path / "ranges.json"
-    for seed in (1, 2):
-        sample = []
-        for i, a in enumerate(zoo.random_inputs(model, seed=seed)):
-            np.save(tmp_path / f"cal{seed}_{i}.npy", a)
-            sample.append(f"--input={tmp_path / f'cal{seed}_{i}.npy'}")
-        run_tool("ops-nn-run", [src, *sample, f"--collect-ranges={ranges}",
-                                *(["--append-ranges"] if seed == 2 else [])], "calibration")
+    ranges = calibrate(src, model, tmp_path)
     kernels = {}
     for precision in ("mixed-fp16", f"fp8 calibration={ranges}",
                       f"int8 calibration={ranges}"):
