@@ -1845,7 +1845,8 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
       b, loc, kb.sharedTypeA(Attribute(), mm.elementType));
   Value sB = memref::AllocOp::create(
       b, loc, kb.sharedTypeB(Attribute(), mm.elementType));
-  if (kb.storesElements())
+  bool warpgroup = cfg.warpgroup;
+  if (kb.storesElements() && !warpgroup)
     kb.fragmentScratch = memref::AllocOp::create(
         b, loc, MemRefType::get({kMmaM, kMmaN}, mm.accumulatorType()));
   Value rowTile, rowPartials;
@@ -1855,13 +1856,13 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
         memref::AllocOp::create(b, loc, kb.rowPartialsType(Attribute()));
   }
   // The warpgroup's accumulators: the row tile its epilogue reads.
-  bool warpgroup = cfg.warpgroup;
   if (warpgroup)
     rowTile = memref::AllocOp::create(
         b, loc,
         MemRefType::get({cfg.blockM, cfg.blockN + kWarpgroupRowTilePad},
                         b.getF32Type()));
   Value c0 = kb.cst(0), c1 = kb.cst(1);
+  // The warpgroup has no warp fragments: the warps' loops below are empty.
   int64_t warps = warpgroup ? 0 : cfg.numWarps(), frags = kb.fragsPerWarp();
   auto blockLoops = [&](OpBuilder &, Location, Value by, ValueRange) {
     scf::ForOp::create(
@@ -2161,11 +2162,8 @@ struct GPUTensorCoreMatmulPass
               mm->n % copyElements(mm->elementBytes()) == 0) &&
              "B's chunks along N straddle N");
       std::optional<MatmulTileConfig> cfg;
-      // The warpgroup kernel's epilogue reads C, where it does, under the
-      // same row and column guards as its stores: any M and N.
       if (runsOnWarpgroup(*mm))
-        cfg = warpgroupTileConfig(*mm, /*raggedMAllowed=*/true,
-                                  /*raggedNAllowed=*/true);
+        cfg = warpgroupTileConfig(*mm);
       if (!cfg && failed(tileConfig(op, *mm, *mmaISA, raggedMAllowed,
                                     raggedNAllowed, cfg)))
         return signalPassFailure();
@@ -2279,15 +2277,15 @@ struct GPUTensorCoreMatmulPass
   }
 
   /// The warpgroup kernel's tiles for `mm` (selectWarpgroupTiles), or
-  /// nullopt (the mma.sync kernel's heuristic then decides).
+  /// nullopt (the mma.sync kernel's heuristic then decides). Any M and N:
+  /// its epilogue reads C, where it does, under the same row and column
+  /// guards as its stores.
   std::optional<MatmulTileConfig>
-  warpgroupTileConfig(const TensorCoreMatmul &mm, bool raggedMAllowed,
-                      bool raggedNAllowed) const {
+  warpgroupTileConfig(const TensorCoreMatmul &mm) const {
     MatmulTileProblem problem{mm.m, mm.n, mm.k, mm.elementBytes(),
                               mm.stagesBAsNK()};
     problem.batch = mm.batch;
-    problem.raggedM = raggedMAllowed;
-    problem.raggedN = raggedNAllowed;
+    problem.raggedM = problem.raggedN = true;
     return selectWarpgroupTiles(*lookupTarget(targetName), problem,
                                 stages > 0 ? int64_t(stages) : 0);
   }
@@ -2296,11 +2294,12 @@ struct GPUTensorCoreMatmulPass
   /// function (the options are the pass's, not one op's).
   LogicalResult verifyOptions() {
     Location loc = getOperation().getLoc();
-    if (warpgroupMma && computeCapability(lookupTarget(targetName)->chip) != 90)
+    std::string chip = lookupTarget(targetName)->chip;
+    if (warpgroupMma && computeCapability(chip) != 90)
       return emitError(loc)
              << "warpgroup-mma needs a target whose chip is sm_90 (wgmma is "
                 "Hopper's, sm_90a), got '"
-             << targetName << "' (" << lookupTarget(targetName)->chip << ")";
+             << targetName << "' (" << chip << ")";
     if (stages != -1 && stages < 1)
       return emitError(loc) << "stages must be at least 1 (or -1 for the "
                                "heuristic's), got "

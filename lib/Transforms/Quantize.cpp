@@ -320,7 +320,17 @@ static bool isStaticZeroPad(Operation *op) {
   if (!pad || !pad.getLow().empty() || !pad.getHigh().empty())
     return false;
   Value value = pad.getConstantPaddingValue();
-  return value && matchPattern(value, m_AnyZeroFloat());
+  return value && isZeroTensor(value);
+}
+
+/// `codes` padded as `like` pads (isStaticZeroPad), with zero codes.
+static Value padCodes(OpBuilder &b, tensor::PadOp like, Value codes) {
+  Type element = getElementTypeOrSelf(codes.getType());
+  Value zero = arith::ConstantOp::create(b, like.getLoc(), element,
+                                         b.getZeroAttr(element));
+  return tensor::PadOp::create(
+      b, like.getLoc(), like.getResultType().clone(element), codes,
+      like.getMixedLowPad(), like.getMixedHighPad(), zero, like.getNofold());
 }
 
 Value Quantizer::quantizeActivationToFP8(Value activation, double scale) {
@@ -375,11 +385,7 @@ Value Quantizer::quantizeActivationToFP8(Value activation, double scale) {
   b.setInsertionPointAfterValue(codes);
   for (Operation *reshape : llvm::reverse(reshapes)) {
     if (auto pad = dyn_cast<tensor::PadOp>(reshape)) {
-      Value zero = arith::ConstantOp::create(b, pad.getLoc(), storage,
-                                             b.getZeroAttr(storage));
-      codes = tensor::PadOp::create(
-          b, pad.getLoc(), pad.getResultType().clone(storage), codes,
-          pad.getMixedLowPad(), pad.getMixedHighPad(), zero, pad.getNofold());
+      codes = padCodes(b, pad, codes);
       continue;
     }
     Operation *copy = b.clone(*reshape);
@@ -489,11 +495,7 @@ Value Quantizer::rewriteInt8(linalg::LinalgOp op, DenseElementsAttr weights,
   Value activationCodes =
       quant::StorageCastOp::create(b, loc, unpaddedType.clone(i8), quantized);
   for (tensor::PadOp pad : llvm::reverse(pads))
-    activationCodes = tensor::PadOp::create(
-        b, pad.getLoc(), pad.getResultType().clone(i8), activationCodes,
-        pad.getMixedLowPad(), pad.getMixedHighPad(),
-        arith::ConstantOp::create(b, pad.getLoc(), i8, b.getZeroAttr(i8)),
-        pad.getNofold());
+    activationCodes = padCodes(b, pad, activationCodes);
   Value weightCodes = arith::ConstantOp::create(
       b, loc,
       cast<TypedAttr>(DenseElementsAttr::get(weightType.clone(i8),
