@@ -18,7 +18,7 @@ Usage: bench/gpu/zoo_transformers.py [--repeat N] [--dry-run] [--models a,b]
                                     [--variants generic,tensor-cores,mixed-fp16,t4-mixed-fp16,
                                                 mixed-fp16-unpadded,mixed-fp16-unfused,
                                                 mixed-fp16-softmax-apart,h100-mixed-fp16,h100-fp8,
-                                                h100-wgmma-fp16]
+                                                h100-wgmma-fp16,h100-wgmma-fp8]
 Prints one line per model and variant: kernels (how many of them are
 tensor-core kernels: PTX with mma.sync or wgmma; and how many of the others use
 vector global accesses: ld/st.global.v2/.v4), rel. L2 vs onnxruntime, kernel
@@ -78,6 +78,10 @@ VARIANTS = {
     # --variants.
     "h100-wgmma-fp16": "opsnn-optimize{target=h100 precision=mixed-fp16},"
                        "opsnn-lower-to-nvvm{chip=sm_90a format=ptx tensor-cores=true}",
+    # h100-fp8 with sm_90a PTX: the FP8 GEMMs and convolutions (weights
+    # stored N x K) on the warpgroup kernel (wgmma .e4m3, K-major B).
+    "h100-wgmma-fp8": "opsnn-optimize{target=h100 precision=fp8 calibration=@RANGES@},"
+                      "opsnn-lower-to-nvvm{chip=sm_90a format=ptx tensor-cores=true}",
 }
 # A variant's @RANGES@ is the model's calibration file: the activation
 # ranges `ops-nn-run --collect-ranges` measured on the CPU on two random
@@ -113,6 +117,10 @@ EMULATED = {
                        "opsnn-lower-to-cpu{emulate-gpu-loops emulate-warp-reductions "
                        "emulate-tensor-core-matmul=h100 "
                        "emulate-tensor-core-warpgroup-mma}",
+    "h100-wgmma-fp8": "opsnn-optimize{target=h100 precision=fp8 calibration=@RANGES@},"
+                      "opsnn-lower-to-cpu{emulate-gpu-loops emulate-warp-reductions "
+                      "emulate-tensor-core-matmul=h100 "
+                      "emulate-tensor-core-warpgroup-mma}",
 }
 
 

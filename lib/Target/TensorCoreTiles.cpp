@@ -245,9 +245,12 @@ mlir::opsnn::selectWarpgroupTiles(const TargetDescription &target,
                                   const MatmulTileProblem &problem,
                                   int64_t stages) {
   int64_t m = problem.m, n = problem.n, k = problem.k;
-  if (problem.elementBytes != 2 || problem.stagesBAsNK || problem.anyK ||
-      problem.wholeRows || m <= 0 || n <= 0 || k <= 0 || n % copyElements(2) ||
-      k % copyElements(2))
+  int64_t elementBytes = problem.elementBytes;
+  if ((elementBytes != 1 && elementBytes != 2) ||
+      (elementBytes == 1 && !problem.stagesBAsNK) || problem.anyK ||
+      problem.wholeRows || m <= 0 || n <= 0 || k <= 0 ||
+      k % copyElements(elementBytes) ||
+      (!problem.stagesBAsNK && n % copyElements(elementBytes)))
     return std::nullopt;
   int64_t limit = tensorCoreSharedMemoryLimit(target);
   int64_t sms = std::max<int64_t>(1, target.smCount);
@@ -259,6 +262,7 @@ mlir::opsnn::selectWarpgroupTiles(const TargetDescription &target,
       [&](std::array<int64_t, 2> tile) -> std::optional<MatmulTileConfig> {
         MatmulTileConfig config;
         config.warpgroup = true;
+        config.stagesBAsNK = problem.stagesBAsNK;
         config.sharedPad = 0;
         config.blockM = tile[0];
         config.blockN = tile[1];

@@ -366,15 +366,21 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
   Value wm0 = origin.first, wn0 = origin.second;
   Value row0 = kb.add(bm0, wm0), col0 = kb.add(bn0, wn0);
   MLIRContext *ctx = b.getContext();
+  // A B staged N x K is read K-major: one accumulator per 64-row slice of
+  // the block (see computeStep); a K x N B: one for the whole block.
+  bool kMajorB = warpgroup && mm.stagesBAsNK();
+  int64_t accumulatorRows = kMajorB ? kWarpgroupM : cfg.blockM;
   auto accumulatorType = nvgpu::WarpgroupAccumulatorType::get(
-      ctx, VectorType::get({cfg.blockM, cfg.blockN}, b.getF32Type()));
+      ctx, VectorType::get({accumulatorRows, cfg.blockN}, b.getF32Type()));
   // The warpgroup's accumulators start at zero: the epilogue adds C's fill
   // (or C) as it reads them back.
-  SmallVector<Value> accs =
-      warpgroup
-          ? SmallVector<Value>{nvgpu::WarpgroupMmaInitAccumulatorOp::create(
-                b, loc, accumulatorType)}
-          : kb.loadAccumulators(row0, col0);
+  SmallVector<Value> accs;
+  if (warpgroup)
+    for (int64_t i = 0; i < cfg.blockM / accumulatorRows; ++i)
+      accs.push_back(nvgpu::WarpgroupMmaInitAccumulatorOp::create(
+          b, loc, accumulatorType));
+  else
+    accs = kb.loadAccumulators(row0, col0);
   // One K step on stage `stage`: the warps' fragments, or one wgmma of the
   // warpgroup on descriptors of the stage's tiles, waited for (the copies
   // of a later iteration overwrite the stage). A descriptor takes its
@@ -386,15 +392,19 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
     if (!warpgroup)
       return kb.warpStep(wm0, wn0, stage, fragA, fragB,
                          llvm::to_vector(iterAccs));
-    auto tile = [&](Value buffer, Value offset, int64_t rows, int64_t cols,
-                    int64_t mapRows) -> Value {
+    // The descriptor of the `rows` x `cols` operand that starts
+    // `startBytes` into stage `stage` of a tile of `stageBytes` per stage
+    // at `offset` in `buffer`; `mapRows` rows of the TMA box.
+    auto descriptor = [&](Value buffer, Value offset, int64_t stageBytes,
+                          int64_t startBytes, int64_t rows, int64_t cols,
+                          int64_t mapRows) -> Value {
       AffineExpr s0, s1;
       bindSymbols(ctx, s0, s1);
-      int64_t stageBytes = rows * cols * kb.elementBytes();
       auto type = MemRefType::get({rows, cols}, mm.elementType,
                                   MemRefLayoutAttrInterface(), shared);
-      Value start =
-          view(buffer, kb.apply(s0 + s1 * stageBytes, {offset, stage}), type);
+      Value start = view(
+          buffer, kb.apply(s0 + s1 * stageBytes + startBytes, {offset, stage}),
+          type);
       auto mapType = nvgpu::TensorMapDescriptorType::get(
           ctx,
           MemRefType::get({mapRows, kb.swizzledRowElements()}, mm.elementType,
@@ -411,14 +421,49 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
           b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, type), start,
           map);
     };
-    // A: BM rows of BK; B: K x N, read as panels of BK rows of 64 (the
-    // TMA box a panel would be), transposed.
-    Value descA = tile(bufferA, offsetA, cfg.blockM, cfg.blockK, cfg.blockM);
-    Value descB = tile(bufferB, offsetB, cfg.blockK, cfg.blockN, cfg.blockK);
-    return {nvgpu::WarpgroupMmaOp::create(
-        b, loc, accumulatorType, descA, descB, /*waitGroup=*/uint64_t(0),
-        /*transposeA=*/nullptr, /*transposeB=*/b.getUnitAttr(),
-        iterAccs.front())};
+    int64_t bytesPerRow = cfg.blockK * kb.elementBytes();
+    int64_t stageBytesA = cfg.blockM * bytesPerRow;
+    int64_t stageBytesB = cfg.blockN * bytesPerRow;
+    if (!kMajorB) {
+      // A: BM rows of BK; B: K x N, read as panels of BK rows of 64 (the
+      // TMA box a panel would be), transposed. Upstream steps both
+      // descriptors along K.
+      Value descA = descriptor(bufferA, offsetA, stageBytesA, 0, cfg.blockM,
+                               cfg.blockK, cfg.blockM);
+      Value descB = descriptor(bufferB, offsetB, stageBytesB, 0, cfg.blockK,
+                               cfg.blockN, cfg.blockK);
+      return {nvgpu::WarpgroupMmaOp::create(
+          b, loc, accumulatorType, descA, descB, /*waitGroup=*/uint64_t(0),
+          /*transposeA=*/nullptr, /*transposeB=*/b.getUnitAttr(),
+          iterAccs.front())};
+    }
+    // B staged N x K (BN rows of BK, swizzled as A is) is read K-major, as
+    // wgmma reads A: no transpose (8-bit operands have none). Upstream
+    // steps a non-transposed B's descriptor by whole K x N rows, so each
+    // wgmma (64 rows x BN x kWarpgroupMmaKBytes of K) gets an op of its
+    // own on descriptors that start where it reads: A's slice i at row
+    // 64 i, both at byte 32 k of their 128-byte rows (the swizzle applies
+    // to the address, as it does when upstream steps A). Only the last op
+    // of the step waits, for all of them.
+    int64_t mmaK = kWarpgroupMmaKBytes / kb.elementBytes();
+    int64_t slices = cfg.blockM / kWarpgroupM;
+    int64_t ops = slices * (cfg.blockK / mmaK), issued = 0;
+    SmallVector<Value> next(iterAccs);
+    for (int64_t kk = 0; kk < cfg.blockK / mmaK; ++kk) {
+      int64_t kBytes = kk * kWarpgroupMmaKBytes;
+      Value descB = descriptor(bufferB, offsetB, stageBytesB, kBytes, mmaK,
+                               cfg.blockN, cfg.blockN);
+      for (int64_t i = 0; i < slices; ++i) {
+        Value descA = descriptor(bufferA, offsetA, stageBytesA,
+                                 i * kWarpgroupM * bytesPerRow + kBytes,
+                                 kWarpgroupM, mmaK, kWarpgroupM);
+        uint64_t waitGroup = ++issued == ops ? 0 : ops - 1;
+        next[i] = nvgpu::WarpgroupMmaOp::create(
+            b, loc, accumulatorType, descA, descB, waitGroup,
+            /*transposeA=*/nullptr, /*transposeB=*/nullptr, next[i]);
+      }
+    }
+    return next;
   };
   // After the copies of a step landed: the warpgroup kernel's fence makes
   // them (generic-proxy writes) visible to wgmma's async-proxy reads; then
@@ -529,10 +574,13 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
     // As below: the row tile overwrites the stages once every thread is
     // done with them (the last wgmma was waited for).
     gpu::BarrierOp::create(b, loc);
-    Value product = memref::SubViewOp::create(
-        b, loc, rowTile, ArrayRef<int64_t>{0, 0},
-        ArrayRef<int64_t>{cfg.blockM, cfg.blockN}, ArrayRef<int64_t>{1, 1});
-    nvgpu::WarpgroupMmaStoreOp::create(b, loc, results.front(), product);
+    for (auto [i, result] : llvm::enumerate(results)) {
+      Value product = memref::SubViewOp::create(
+          b, loc, rowTile, ArrayRef<int64_t>{int64_t(i) * accumulatorRows, 0},
+          ArrayRef<int64_t>{accumulatorRows, cfg.blockN},
+          ArrayRef<int64_t>{1, 1});
+      nvgpu::WarpgroupMmaStoreOp::create(b, loc, result, product);
+    }
     gpu::BarrierOp::create(b, loc);
     kb.emitRowTileEpilogue(tid, bm0, bn0, rowTile);
   } else if (wholeRows) {
@@ -1026,13 +1074,15 @@ struct GPUTensorCoreMatmulPass
 
   /// Whether `mm` takes the warpgroup kernel: `warpgroup-mma` on, the
   /// heuristic's tiles (no fixed `tiles`), cp.async copies (the GPU form
-  /// with to-nvgpu, or its CPU emulation), FP16/BF16 operands with a K x N
-  /// B copied in whole 16-byte chunks, and no softmax epilogue.
+  /// with to-nvgpu, or its CPU emulation), FP16/BF16 or FP8 operands copied
+  /// in whole 16-byte chunks, B stored K x N (FP16/BF16) or N x K (not
+  /// transposed while it is copied), and no softmax epilogue.
   bool runsOnWarpgroup(const TensorCoreMatmul &mm) const {
+    Type type = mm.elementType;
     return warpgroupMma && tiles.empty() && (toNVGPU || emulateOnCPU) &&
-           (mm.elementType.isF16() || mm.elementType.isBF16()) &&
-           !mm.stagesBAsNK() && !mm.aElementCopies && !mm.bElementCopies &&
-           !mm.epilogue.softmax;
+           (type.isF16() || type.isBF16() || isTensorCoreFP8Type(type)) &&
+           (!mm.stagesBAsNK() || mm.bTransposed) && !mm.aElementCopies &&
+           !mm.bElementCopies && !mm.epilogue.softmax;
   }
 
   /// The warpgroup kernel's tiles for `mm` (selectWarpgroupTiles), or

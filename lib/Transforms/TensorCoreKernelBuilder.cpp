@@ -68,6 +68,8 @@ MemRefType KernelBuilder::sharedTypeA(Attribute space, Type element) const {
 MemRefType KernelBuilder::sharedTypeB(Attribute space, Type element) const {
   assert(cfg.stagesBAsNK == mm.stagesBAsNK() &&
          "tiles chosen for another B layout");
+  if (cfg.warpgroup && mm.stagesBAsNK())
+    return swizzledTileType(cfg.blockN, cfg.blockK, space, element);
   if (cfg.warpgroup)
     return swizzledTileType(cfg.blockK, cfg.blockN, space, element);
   if (mm.stagesBAsNK())

@@ -207,9 +207,10 @@ public:
   MemRefType sharedTypeA(Attribute space, Type element) const;
   MemRefType sharedTypeB(Attribute space, Type element) const;
   /// The warpgroup kernel's tiles (MatmulTileConfig::warpgroup): a
-  /// `rows` x `cols` tile as cols / 64 panels of `rows` rows of one
-  /// 128-byte swizzled row each (see swizzledIndices), stacked along the
-  /// rows, per stage.
+  /// `rows` x `cols` tile as cols / swizzledRowElements() panels of `rows`
+  /// rows of one 128-byte swizzled row each (see swizzledIndices), stacked
+  /// along the rows, per stage. A is BM x BK (one panel), a K x N B BK x BN,
+  /// an N x K B BN x BK (one panel, read K-major as A is).
   MemRefType swizzledTileType(int64_t rows, int64_t cols, Attribute space,
                               Type element) const {
     int64_t rowElements = swizzledRowElements();
@@ -391,7 +392,8 @@ public:
 
   /// The CPU form of the warpgroup's work on one K step: every product
   /// A(r, k) * B(k, n) of the stage's swizzled tiles (read through
-  /// swizzledIndices, as the copies wrote them) added to `acc`, the f32
+  /// swizzledIndices, as the copies wrote them; B at (n, k) when staged
+  /// N x K) added to `acc`, the f32
   /// BM x BN(+pad) row tile, in f32, k in order.
   void warpgroupStepOnCPU(Value stage, Value sA, Value sB, Value acc);
 

@@ -171,7 +171,10 @@ void KernelBuilder::warpgroupStepOnCPU(Value stage, Value sA, Value sB,
               return arith::ExtFOp::create(b, loc, f32, x).getResult();
             };
             Value x = element(sA, swizzledIndices(stage, r, k, cfg.blockM));
-            Value y = element(sB, swizzledIndices(stage, k, n, cfg.blockK));
+            Value y =
+                mm.stagesBAsNK()
+                    ? element(sB, swizzledIndices(stage, n, k, cfg.blockN))
+                    : element(sB, swizzledIndices(stage, k, n, cfg.blockK));
             Value sum = arith::AddFOp::create(
                 b, loc, carried.front(), arith::MulFOp::create(b, loc, x, y));
             scf::YieldOp::create(b, loc, sum);

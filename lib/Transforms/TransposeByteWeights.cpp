@@ -7,7 +7,10 @@
 // constant, so this pass transposes it once, at compile time, and rewrites
 // the linalg.matmul into the equivalent linalg.generic contraction that
 // reads it as [n, k]; the kernel then copies it with cp.async, as it does
-// an FHWC filter.
+// an FHWC filter. A linalg.generic contraction's constant B (the
+// importer's x[b, s, k] * w[k, h, e]) has its dimensions permuted to
+// [n..., k...] the same way. FP8 weights stored N x K are also what
+// Hopper's wgmma reads (8-bit wgmma operands are K-major only).
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,23 +32,39 @@ namespace mlir::opsnn {
 using namespace mlir;
 using namespace mlir::opsnn;
 
-/// The K x N 8-bit constant `attr` as an N x K one, or null for constants
-/// that are not DenseElementsAttr (resources).
-static DenseElementsAttr transposeByteMatrix(Attribute attr) {
+/// The 8-bit constant `attr` with its dimensions permuted: dimension i of
+/// the result is dimension perm[i] of `attr`. Null for constants that are
+/// not DenseElementsAttr (resources).
+static DenseElementsAttr permuteByteConstant(Attribute attr,
+                                             ArrayRef<int64_t> perm) {
   auto dense = dyn_cast<DenseElementsAttr>(attr);
   if (!dense)
     return nullptr;
   auto type = cast<RankedTensorType>(dense.getType());
-  int64_t k = type.getDimSize(0), n = type.getDimSize(1);
-  auto transposed = RankedTensorType::get({n, k}, type.getElementType());
+  ArrayRef<int64_t> shape = type.getShape();
+  SmallVector<int64_t> permuted =
+      llvm::map_to_vector(perm, [&](int64_t d) { return shape[d]; });
+  auto result = RankedTensorType::get(permuted, type.getElementType());
   if (dense.isSplat())
-    return dense.resizeSplat(transposed);
+    return dense.resizeSplat(result);
+  // The source stride of each result dimension; then every result element,
+  // in order, read from its source offset.
+  int64_t rank = shape.size();
+  SmallVector<int64_t> srcStrides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    srcStrides[d] = srcStrides[d + 1] * shape[d + 1];
   ArrayRef<char> raw = dense.getRawData();
   std::vector<char> data(raw.size());
-  for (int64_t row = 0; row < k; ++row)
-    for (int64_t col = 0; col < n; ++col)
-      data[col * k + row] = raw[row * n + col];
-  return DenseElementsAttr::getFromRawBuffer(transposed, data);
+  SmallVector<int64_t> index(rank, 0);
+  for (char &out : data) {
+    int64_t src = 0;
+    for (int64_t i = 0; i < rank; ++i)
+      src += index[i] * srcStrides[perm[i]];
+    out = raw[src];
+    for (int64_t i = rank - 1; i >= 0 && ++index[i] == permuted[i]; --i)
+      index[i] = 0;
+  }
+  return DenseElementsAttr::getFromRawBuffer(result, data);
 }
 
 namespace {
@@ -78,7 +97,7 @@ struct TransposeByteWeight : OpRewritePattern<linalg::MatmulOp> {
     Attribute weights;
     if (!matchPattern(b, m_Constant(&weights)))
       return rewriter.notifyMatchFailure(op, "B is not a constant");
-    DenseElementsAttr transposed = transposeByteMatrix(weights);
+    DenseElementsAttr transposed = permuteByteConstant(weights, {1, 0});
     if (!transposed)
       return rewriter.notifyMatchFailure(op, "B is not a dense constant");
 
@@ -121,13 +140,66 @@ struct TransposeByteWeight : OpRewritePattern<linalg::MatmulOp> {
   }
 };
 
+/// A linalg.generic contraction of 8-bit operands whose B (input 1) is a
+/// dense constant read with some reduction (K) dimension before a parallel
+/// (N) one, e.g. the importer's x[b, s, k] * w[k, h, e]: the constant's
+/// dimensions are permuted to its parallel dimensions, then its reduction
+/// ones (each group in its order), and its indexing map likewise. The
+/// same contraction, its B stored N x K.
+struct TransposeByteWeightOfContraction : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
+        op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0)
+      return rewriter.notifyMatchFailure(op, "not a contraction on tensors");
+    OpOperand *a = op.getDpsInputOperand(0), *b = op.getDpsInputOperand(1);
+    Type element = getElementTypeOrSelf(a->get().getType());
+    auto bType = dyn_cast<RankedTensorType>(b->get().getType());
+    if (!hasByteOperands(element) || !bType || !bType.hasStaticShape() ||
+        bType.getElementType() != element)
+      return rewriter.notifyMatchFailure(op, "not 8-bit x 8-bit");
+    AffineMap bMap = op.getMatchingIndexingMap(b);
+    if (!bMap.isProjectedPermutation() || bMap.getNumResults() == 0)
+      return rewriter.notifyMatchFailure(op, "B's map is not of dimensions");
+    // B's results, parallel dimensions first.
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    SmallVector<int64_t> perm;
+    for (utils::IteratorType kind :
+         {utils::IteratorType::parallel, utils::IteratorType::reduction})
+      for (auto [i, expr] : llvm::enumerate(bMap.getResults()))
+        if (iterators[cast<AffineDimExpr>(expr).getPosition()] == kind)
+          perm.push_back(i);
+    if (llvm::is_sorted(perm))
+      return rewriter.notifyMatchFailure(op, "B is already N x K");
+    Attribute weights;
+    if (!matchPattern(b->get(), m_Constant(&weights)))
+      return rewriter.notifyMatchFailure(op, "B is not a constant");
+    DenseElementsAttr permuted = permuteByteConstant(weights, perm);
+    if (!permuted)
+      return rewriter.notifyMatchFailure(op, "B is not a dense constant");
+
+    Value bt = arith::ConstantOp::create(rewriter, op.getLoc(), permuted);
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    maps[b->getOperandNumber()] = bMap.getSubMap(
+        llvm::map_to_vector(perm, [](int64_t i) { return unsigned(i); }));
+    rewriter.modifyOpInPlace(op, [&] {
+      b->set(bt);
+      op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    });
+    return success();
+  }
+};
+
 struct TransposeByteWeightsPass
     : opsnn::impl::TransposeByteWeightsPassBase<TransposeByteWeightsPass> {
   using Base::Base;
 
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<TransposeByteWeight>(&getContext());
+    patterns.add<TransposeByteWeight, TransposeByteWeightOfContraction>(
+        &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -1,9 +1,12 @@
 // The warpgroup (wgmma) kernel for Hopper, checked without a GPU:
-// --opsnn-lower-to-nvvm="chip=sm_90a" runs FP16/BF16 GEMMs whose B is K x N
-// on nvgpu.warpgroup.mma (wgmma.mma_async m64nNk16) over tiles that
-// cp.async copies into the 128-byte swizzled layout, fenced for the async
-// proxy; ptxas for sm_90a assembles them without spills. What the kernel
-// does not take (a transposed B, i8, TF32) keeps mma.sync; chip=sm_90 is the
+// --opsnn-lower-to-nvvm="chip=sm_90a" runs FP16/BF16 GEMMs on
+// nvgpu.warpgroup.mma (wgmma.mma_async m64nNk16) over tiles that cp.async
+// copies into the 128-byte swizzled layout, fenced for the async proxy; B
+// stored K x N is read transposed, B stored N x K (an FHWC filter) K-major
+// as A is, and so is an FP8 B stored N x K (m64nNk32 .e4m3, one op per
+// 64-row slice and 32 bytes of K). ptxas for sm_90a assembles them without
+// spills. What the kernel does not take (i8, TF32, an FP8 B stored K x N,
+// which is transposed while it is copied) keeps mma.sync; chip=sm_90 is the
 // mma.sync kernel throughout; the option needs an sm_90 target.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_90a tensor-cores=true" | %ptxas_check --arch sm_90a --ptx-dir %t | FileCheck %s --check-prefix=PTXAS
@@ -13,14 +16,16 @@
 // RUN: FileCheck %s --input-file=%t/gemm_i8_kernel.ptx --check-prefix=I8
 // RUN: FileCheck %s --input-file=%t/gemm_tf32_kernel.ptx --check-prefix=TF32
 // RUN: FileCheck %s --input-file=%t/conv_fhwc_kernel.ptx --check-prefix=CONV
+// RUN: FileCheck %s --input-file=%t/gemm_fp8_nk_kernel.ptx --check-prefix=FP8NK
+// RUN: FileCheck %s --input-file=%t/gemm_fp8_kn_kernel.ptx --check-prefix=FP8KN
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_90 tensor-cores=true" | FileCheck %s --check-prefix=HOPPER-MMA
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=h100 warpgroup-mma=true" --canonicalize | FileCheck %s
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=h100 warpgroup-mma=true stages=2" --canonicalize | FileCheck %s --check-prefix=S2
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=h100 warpgroup-mma=true tiles=64,64,32,32,32" --canonicalize | FileCheck %s --check-prefix=TILES
 // RUN: not ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=a100 warpgroup-mma=true" 2>&1 | FileCheck %s --check-prefix=BADTARGET
 
-// Five kernels, every one assembled for sm_90a without spills.
-// PTXAS-COUNT-5: OK {{.*}} sm_90a: {{[0-9]+}} registers, {{.*}} 0 B spill stores, 0 B spill loads, 0 B stack
+// Seven kernels, every one assembled for sm_90a without spills.
+// PTXAS-COUNT-7: OK {{.*}} sm_90a: {{[0-9]+}} registers, {{.*}} 0 B spill stores, 0 B spill loads, 0 B stack
 // PTXAS-NOT: FAIL
 
 // The f16 GEMM with its bias + ReLU + f16 cast epilogue: 128x128 blocks of
@@ -41,13 +46,21 @@
 // F16N-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // F16N-NOT: {{wgmma.mma_async|mma.sync|ldmatrix}}
 // BF16-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
-// The i8, TF32 and FHWC convolution kernels: mma.sync.
+// The FHWC filter and the FP8 B stored N x K: K-major B, no transpose
+// immediates for FP8.
+// CONV-NOT: mma.sync
+// CONV: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+// CONV-NOT: mma.sync
+// FP8NK-NOT: mma.sync
+// FP8NK: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {{{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1;
+// FP8NK-NOT: mma.sync
+// The i8, TF32 and FP8 K x N kernels: mma.sync.
+// FP8KN-NOT: wgmma
+// FP8KN: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
 // I8-NOT: wgmma
 // I8: mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32
 // TF32-NOT: wgmma
 // TF32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
-// CONV-NOT: wgmma
-// CONV: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 
 // HOPPER-MMA-NOT: wgmma
 // HOPPER-MMA: .target sm_90
@@ -90,9 +103,26 @@
 // CHECK-LABEL: func.func @gemm_i8
 // CHECK-NOT: nvgpu.warpgroup
 // CHECK: nvgpu.mma.sync
+// An N x K B: per K step, one op per 64-row slice and 32 bytes of K (2 x 4
+// for FP8's 128-byte rows), each on descriptors of where it reads, B not
+// transposed; only the last waits.
 // CHECK-LABEL: func.func @conv_fhwc
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK-COUNT-4: nvgpu.warpgroup.mma {{.*}} {waitGroup = {{3|0}} : i64}
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK-LABEL: func.func @gemm_fp8_nk
+// CHECK-COUNT-2: nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x128xf32>>
+// CHECK: scf.for
+// CHECK: nvgpu.warpgroup.generate.descriptor {{.*}} : memref<32x128xf8E4M3FN, #gpu.address_space<workgroup>>, <tensor = memref<128x128xf8E4M3FN, #gpu.address_space<workgroup>>, swizzle = swizzle_128b,
+// CHECK: nvgpu.warpgroup.generate.descriptor {{.*}} : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>, <tensor = memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>, swizzle = swizzle_128b,
+// CHECK-COUNT-7: nvgpu.warpgroup.mma {{.*}} {waitGroup = 7 : i64}
+// CHECK: nvgpu.warpgroup.mma {{.*}} {waitGroup = 0 : i64}
+// CHECK: gpu.barrier
+// CHECK: nvgpu.warpgroup.mma.store {{.*}} to memref<64x128xf32, strided<[132, 1]>, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.warpgroup.mma.store {{.*}} to memref<64x128xf32, strided<[132, 1], offset: 8448>, #gpu.address_space<workgroup>>
+// CHECK-LABEL: func.func @gemm_fp8_kn
 // CHECK-NOT: nvgpu.warpgroup
-// CHECK: nvgpu.mma.sync
+// CHECK: return
 
 // A forced depth; fixed tiles are the mma.sync kernel's.
 // S2-LABEL: func.func @gemm_f16
@@ -154,4 +184,20 @@ func.func @conv_fhwc(%x: tensor<2x16x16x64xf16>, %w: tensor<64x3x3x64xf16>) -> t
   %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<2x14x14x64xf32>) -> tensor<2x14x14x64xf32>
   %c = linalg.conv_2d_nhwc_fhwc ins(%x, %w : tensor<2x16x16x64xf16>, tensor<64x3x3x64xf16>) outs(%acc : tensor<2x14x14x64xf32>) -> tensor<2x14x14x64xf32>
   return %c : tensor<2x14x14x64xf32>
+}
+
+func.func @gemm_fp8_nk(%x: tensor<1x32x64x256xf8E4M3FN>, %w: tensor<2048x1x1x256xf8E4M3FN>) -> tensor<1x32x64x2048xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x64x2048xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32x64x2048xf32>) -> tensor<1x32x64x2048xf32>
+  %c = linalg.conv_2d_nhwc_fhwc ins(%x, %w : tensor<1x32x64x256xf8E4M3FN>, tensor<2048x1x1x256xf8E4M3FN>) outs(%acc : tensor<1x32x64x2048xf32>) -> tensor<1x32x64x2048xf32>
+  return %c : tensor<1x32x64x2048xf32>
+}
+
+func.func @gemm_fp8_kn(%a: tensor<128x128xf8E4M3FN>, %b: tensor<128x128xf8E4M3FN>) -> tensor<128x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x128xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<128x128xf32>) -> tensor<128x128xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<128x128xf8E4M3FN>, tensor<128x128xf8E4M3FN>) outs(%acc : tensor<128x128xf32>) -> tensor<128x128xf32>
+  return %c : tensor<128x128xf32>
 }

@@ -85,3 +85,70 @@ func.func @left_alone(%x: tensor<4x2xi8>, %w: tensor<2x3xi8>, %acc: tensor<4x3xi
   return %r0, %r1, %r2, %r3 : tensor<4x3xi32>, tensor<4x3xf32>, tensor<4x3xi32>, tensor<4x3xf32>
 }
 memref.global "private" constant @w : memref<2x3xi8> = dense<1>
+
+// -----
+
+// A linalg.generic contraction (the importer's x[b, s, k] * w[k, h, e])
+// whose constant B reads K before N: the constant's dimensions become
+// [h, e, k] and its map follows; the body and the other maps stay.
+// CHECK-DAG: #[[X:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>
+// CHECK-DAG: #[[W:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4)>
+// CHECK-DAG: #[[O:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @contraction_weight
+// CHECK: %[[WT:.*]] = arith.constant dense<{{\[\[\[}}1, 4], [2, 5], [3, -6]]]> : tensor<1x3x2xi8>
+// CHECK: linalg.generic {indexing_maps = [#[[X]], #[[W]], #[[O]]]
+// CHECK-SAME: ins(%{{.*}}, %[[WT]] : tensor<1x4x2xi8>, tensor<1x3x2xi8>)
+// CHECK-SAME: precision.decision = "int8"
+// CHECK: arith.extsi
+#x5 = affine_map<(b, s, h, e, k) -> (b, s, k)>
+#w5 = affine_map<(b, s, h, e, k) -> (k, h, e)>
+#o5 = affine_map<(b, s, h, e, k) -> (b, s, h, e)>
+func.func @contraction_weight(%x: tensor<1x4x2xi8>, %acc: tensor<1x4x1x3xi32>) -> tensor<1x4x1x3xi32> {
+  %w = arith.constant dense<[[[1, 2, 3]], [[4, 5, -6]]]> : tensor<2x1x3xi8>
+  %r = linalg.generic {indexing_maps = [#x5, #w5, #o5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<1x4x2xi8>, tensor<2x1x3xi8>) outs(%acc : tensor<1x4x1x3xi32>) attrs = {precision.decision = "int8"} {
+  ^bb0(%a: i8, %b: i8, %c: i32):
+    %a32 = arith.extsi %a : i8 to i32
+    %b32 = arith.extsi %b : i8 to i32
+    %m = arith.muli %a32, %b32 : i32
+    %s = arith.addi %c, %m : i32
+    linalg.yield %s : i32
+  } -> tensor<1x4x1x3xi32>
+  return %r : tensor<1x4x1x3xi32>
+}
+
+// -----
+
+// Left alone: an FP8 contraction whose constant B is already N x K, and
+// one whose B is not a constant.
+// CHECK-LABEL: func.func @contraction_left_alone
+// CHECK: %[[W:.*]] = arith.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00, 3.000000e+00], [4.000000e+00, 5.000000e+00, -6.000000e+00]]> : tensor<2x3xf8E4M3FN>
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[W]] : tensor<4x3xf8E4M3FN>, tensor<2x3xf8E4M3FN>)
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x3xf8E4M3FN>, tensor<3x2xf8E4M3FN>)
+#a3 = affine_map<(m, n, k) -> (m, k)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#c3 = affine_map<(m, n, k) -> (m, n)>
+func.func @contraction_left_alone(%x: tensor<4x3xf8E4M3FN>, %v: tensor<3x2xf8E4M3FN>, %acc: tensor<4x2xf32>)
+    -> (tensor<4x2xf32>, tensor<4x2xf32>) {
+  %w = arith.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, -6.0]]> : tensor<2x3xf8E4M3FN>
+  %r0 = linalg.generic {indexing_maps = [#a3, #nk, #c3], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<4x3xf8E4M3FN>, tensor<2x3xf8E4M3FN>) outs(%acc : tensor<4x2xf32>) {
+  ^bb0(%a: f8E4M3FN, %b: f8E4M3FN, %c: f32):
+    %a32 = arith.extf %a : f8E4M3FN to f32
+    %b32 = arith.extf %b : f8E4M3FN to f32
+    %m = arith.mulf %a32, %b32 : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x2xf32>
+  %r1 = linalg.generic {indexing_maps = [#a3, #kn, #c3], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %v : tensor<4x3xf8E4M3FN>, tensor<3x2xf8E4M3FN>) outs(%acc : tensor<4x2xf32>) {
+  ^bb0(%a: f8E4M3FN, %b: f8E4M3FN, %c: f32):
+    %a32 = arith.extf %a : f8E4M3FN to f32
+    %b32 = arith.extf %b : f8E4M3FN to f32
+    %m = arith.mulf %a32, %b32 : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x2xf32>
+  return %r0, %r1 : tensor<4x2xf32>, tensor<4x2xf32>
+}

@@ -337,7 +337,7 @@ TEST(TensorCoreTilesTest, ElementCopiesTakeAnyKAndN) {
   EXPECT_EQ(config->blockN, 8);
 }
 
-TEST(TensorCoreTilesTest, WarpgroupTilesAreWholePanelsOfOneWarpgroup) {
+TEST(TensorCoreTilesTest, WarpgroupTilesAreWholeRowsOfOneWarpgroup) {
   TargetDescription h100 = target("h100");
   // A BERT FFN GEMM: 128x128 blocks fill the chip; BK = one 128-byte row;
   // 3 stages of 32 KiB (and the 1 KiB alignment slack) in the two-blocks
@@ -368,17 +368,35 @@ TEST(TensorCoreTilesTest, WarpgroupTilesAreWholePanelsOfOneWarpgroup) {
   EXPECT_EQ(config->blockM, 64);
   EXPECT_EQ(config->blockN, 64);
   EXPECT_EQ(config->stages, 2);
-  // What the warpgroup kernel does not run: 8-bit or TF32 operands, an
-  // N x K B, element copies, a softmax over whole rows, a ragged M where
-  // C is read.
-  for (int64_t bytes : {1, 4}) {
-    MatmulTileProblem other = ffn;
-    other.elementBytes = bytes;
-    EXPECT_FALSE(selectWarpgroupTiles(h100, other)) << bytes;
-  }
+  // B staged N x K (read K-major): the same blocks, B as BN rows of BK.
   MatmulTileProblem nk = ffn;
   nk.stagesBAsNK = true;
-  EXPECT_FALSE(selectWarpgroupTiles(h100, nk));
+  config = selectWarpgroupTiles(h100, nk);
+  ASSERT_TRUE(config);
+  EXPECT_TRUE(config->stagesBAsNK);
+  EXPECT_EQ(config->blockM, 128);
+  EXPECT_EQ(config->blockN, 128);
+  EXPECT_EQ(config->stages, 3);
+  // FP8 (B always N x K): BK = 128, one 128-byte row; the same bytes per
+  // stage as FP16's. N need not be whole chunks (B's rows run along K).
+  MatmulTileProblem fp8 = nk;
+  fp8.elementBytes = 1;
+  fp8.n = 3000;
+  fp8.raggedN = true;
+  config = selectWarpgroupTiles(h100, fp8);
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->blockK, 128);
+  EXPECT_EQ(config->sharedBytes(1), 2 * 128 * 128);
+  EXPECT_EQ(config->stages, 3);
+  // What the warpgroup kernel does not run: an 8-bit B staged K x N (8-bit
+  // wgmma operands are K-major only), TF32 operands, element copies, a
+  // softmax over whole rows, a ragged M where C is read.
+  MatmulTileProblem byteKN = ffn;
+  byteKN.elementBytes = 1;
+  EXPECT_FALSE(selectWarpgroupTiles(h100, byteKN));
+  MatmulTileProblem tf32 = ffn;
+  tf32.elementBytes = 4;
+  EXPECT_FALSE(selectWarpgroupTiles(h100, tf32));
   MatmulTileProblem anyK = ffn;
   anyK.anyK = true;
   EXPECT_FALSE(selectWarpgroupTiles(h100, anyK));

@@ -88,14 +88,16 @@ constexpr int64_t kSharedPadBytes = 16;
 constexpr int64_t kRowTilePad = 2;
 
 /// The warpgroup (wgmma) kernel's shared tiles (MatmulTileConfig::
-/// warpgroup): rows of 128 bytes (BK = 64 FP16/BF16) in wgmma's 128-byte
-/// swizzled layout, each group of 8 rows one 1024-byte atom whose 16-byte
-/// chunks are permuted by chunk ^ (row mod 8); the tiles start 1024-byte
-/// aligned. The f32 row tile its epilogue reads pads its rows by 4 (16-byte
-/// aligned rows for 4-wide reads).
+/// warpgroup): rows of 128 bytes (BK = 64 FP16/BF16, 128 FP8) in wgmma's
+/// 128-byte swizzled layout, each group of 8 rows one 1024-byte atom whose
+/// 16-byte chunks are permuted by chunk ^ (row mod 8); the tiles start
+/// 1024-byte aligned. The f32 row tile its epilogue reads pads its rows by 4
+/// (16-byte aligned rows for 4-wide reads).
 constexpr int64_t kWarpgroupRowBytes = 128;
 constexpr int64_t kWarpgroupTileAlignment = 1024;
 constexpr int64_t kWarpgroupRowTilePad = 4;
+/// The bytes of K one wgmma takes (m64nNk16 FP16/BF16, m64nNk32 FP8).
+constexpr int64_t kWarpgroupMmaKBytes = 32;
 /// The threads of one warpgroup (four warps), the wgmma's M (64 rows).
 constexpr int64_t kWarpgroupThreads = 128, kWarpgroupM = 64;
 
@@ -162,8 +164,9 @@ struct MatmulTileConfig {
   /// rather than warps' mma.sync: one warpgroup (4 warps: warpM = BM / 4,
   /// warpN = BN) owns the whole BM x BN tile; BK is one 128-byte row
   /// (kWarpgroupRowBytes) and the tiles are unpadded (sharedPad = 0) in
-  /// the swizzled layout, A as BM rows of BK, B (K x N) as BN / 64 panels
-  /// of BK rows of 64 columns. After the K loop the accumulators go
+  /// the swizzled layout, A as BM rows of BK, B as BN / 64 panels of BK
+  /// rows of 64 columns (K x N) or as BN rows of BK (`stagesBAsNK`, read
+  /// K-major). After the K loop the accumulators go
   /// through an f32 row tile (BM x (BN + kWarpgroupRowTilePad)) in the
   /// stages' shared memory to the epilogue, which walks it row by row.
   bool warpgroup = false;
@@ -231,14 +234,15 @@ int64_t tensorCoreSharedMemoryLimit(const TargetDescription &target);
 
 /// Tiles of the warpgroup (wgmma) kernel for `problem` on `target`
 /// (MatmulTileConfig::warpgroup), or std::nullopt when the problem is not
-/// one it runs: FP16/BF16 operands (elementBytes 2), B staged K x N (not
-/// `stagesBAsNK`: wgmma reads a transposed B only for 16-bit types, and
-/// upstream's descriptor iteration only steps K x N panels), whole 16-byte
-/// copies (not `anyK`, and N a multiple of 8), no whole-rows epilogue.
-/// Blocks of 128x128, 128x64, 64x128 or 64x64 (BM a multiple of the wgmma's
-/// 64 rows, BN of a 64-column panel), chosen as rules 2 and 6 of
-/// selectMatmulTiles choose; BK = 64; the deepest pipeline of at most 4
-/// stages (and ceil(K/64)) whose shared memory (kernelSharedBytes) fits
+/// one it runs: FP16/BF16 operands (elementBytes 2) with B staged K x N or
+/// N x K (`stagesBAsNK`), or FP8 operands (elementBytes 1) with B staged
+/// N x K (wgmma reads 8-bit operands K-major only); whole 16-byte copies
+/// (not `anyK`, K a multiple of 16 bytes, and N of 8 for a K x N B); no
+/// whole-rows epilogue. Blocks of 128x128, 128x64, 64x128 or 64x64 (BM a
+/// multiple of the wgmma's 64 rows, BN of a 64-column panel), chosen as
+/// rules 2 and 6 of selectMatmulTiles choose; BK = one 128-byte row (64
+/// FP16/BF16, 128 FP8); the deepest pipeline of at most 4
+/// stages (and ceil(K/BK)) whose shared memory (kernelSharedBytes) fits
 /// tensorCoreSharedMemoryLimit (two blocks per SM): 128x128 blocks take 3
 /// stages of 32 KiB on H100/H200. With `stages` > 0 only that S is tried.
 std::optional<MatmulTileConfig>

@@ -1571,6 +1571,15 @@ def TransposeByteWeightsPass
     discardable attributes (precision decisions) carry over. Matmuls with
     other types, user-defined maps, a B that is not a dense constant
     (resources), or on buffers are left alone.
+
+    A `linalg.generic` of two 8-bit inputs with reduction dimensions (a
+    contraction, e.g. the importer's `x[b, s, k] * w[k, h, e]`) whose
+    input 1 is a dense constant read through a map of dimensions with a
+    reduction dimension before a parallel one gets the constant permuted
+    to its parallel dimensions first, then its reduction ones (each group
+    in its order: `w[h, e, k]`), and the map likewise; the op is otherwise
+    unchanged. FP8 weights stored N x K are also what Hopper's `wgmma`
+    reads (`warpgroup-mma`: 8-bit operands are K-major only).
     `--opsnn-lower-to-nvvm="tensor-cores=true"` and the CPU emulation run it
     before bufferization. (Before FP8 it was `--opsnn-transpose-int8-weights`.)
   }];
@@ -1799,21 +1808,31 @@ def GPUTensorCoreMatmulPass
     generic path.
 
     With `warpgroup-mma` (what `--opsnn-lower-to-nvvm="chip=sm_90a"`
-    sets) the FP16/BF16 GEMMs and convolutions whose B is K x N (a matmul's
-    B, an HWCF filter), with whole 16-byte copies and no softmax, run on
-    Hopper's warpgroup MMA instead (`selectWarpgroupTiles`): one warpgroup
-    of 128 threads per BM x BN block (128 or 64 each), BK = 64. The copies
+    sets) the FP16/BF16 GEMMs and convolutions, and the FP8 ones whose B
+    is stored N x K (an FHWC filter, a weight that
+    `--opsnn-transpose-byte-weights` stored N x K), with whole 16-byte
+    copies and no softmax, run on Hopper's warpgroup MMA instead
+    (`selectWarpgroupTiles`): one warpgroup of 128 threads per BM x BN
+    block (128 or 64 each), BK = one 128-byte row (64 FP16/BF16, 128 FP8).
+    The copies
     are the same cp.async pipeline (up to 4 stages), into tiles without
     padding in wgmma's 128-byte swizzled layout (a 16-byte chunk c of row r
-    lands at chunk c ^ (r mod 8); A as BM rows of 64, B as BN / 64 panels of
-    64 K-rows by 64 columns), which is what a TMA load with
+    lands at chunk c ^ (r mod 8); A as BM rows of BK, a K x N B as BN / 64
+    panels of 64 K-rows by 64 columns, an N x K B as BN rows of BK), which
+    is what a TMA load with
     `swizzle_128b` writes; the tiles are views of dynamic shared memory
     rounded up to 1024 bytes. Each K step fences the copies for the async
     proxy (`fence.proxy.async.shared::cta`), synchronizes, and issues one
     `nvgpu.warpgroup.mma` on descriptors of the stage's tiles
-    (`nvgpu.warpgroup.generate.descriptor`, B transposed; upstream makes
-    them `wgmma.mma_async` m64nBNk16, BM / 64 x 4 per step, waited for
-    before the next step's copies overwrite a stage). The accumulators
+    (`nvgpu.warpgroup.generate.descriptor`, a K x N B transposed; upstream
+    makes them `wgmma.mma_async` m64nBNk16, BM / 64 x 4 per step, waited
+    for before the next step's copies overwrite a stage). An N x K B is
+    read K-major, as A is (8-bit operands have no other layout); upstream
+    steps only a K x N B's descriptor, so each wgmma (64 rows x BN x 32
+    bytes of K: m64nBNk16, FP8 m64nBNk32) is an op of its own on
+    descriptors that start where it reads (A at row 64 i, both at byte
+    32 k of their rows), with one accumulator per 64-row slice, and only
+    the step's last op waits. The accumulators
     start at zero and, after the loop, go by `nvgpu.warpgroup.mma.store`
     into an f32 row tile of BM x (BN + 4) in the stages' shared memory;
     after a barrier the threads walk it in row-major order, 2 (for an odd
@@ -1901,9 +1920,10 @@ def GPUTensorCoreMatmulPass
            "B as TF32 (m16n8k8, 10-bit mantissa); ops carrying the "
            "`opsnn.tf32` attribute are mapped regardless">,
     Option<"warpgroupMma", "warpgroup-mma", "bool", /*default=*/"false",
-           "Run FP16/BF16 GEMMs with a K x N B on the warpgroup kernel "
-           "(wgmma, sm_90a; needs a target whose chip is sm_90) instead of "
-           "mma.sync; fixed `tiles` keep the mma.sync kernel">
+           "Run FP16/BF16 GEMMs, and FP8 ones whose B is stored N x K, on "
+           "the warpgroup kernel (wgmma, sm_90a; needs a target whose chip "
+           "is sm_90) instead of mma.sync; fixed `tiles` keep the mma.sync "
+           "kernel">
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
