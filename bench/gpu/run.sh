@@ -101,16 +101,17 @@ except Exception as e: print("tensor-cores=%s failed: %s" % (sys.argv[3], e))' "
   log "zoo transformers from ONNX: generic vs tensor-core pipeline, Q/K/V fused vs not (${zoo_mode[*]:-on the GPU})"
   python3 "$OPSNN_ROOT/bench/gpu/zoo_transformers.py" "${zoo_mode[@]}" --repeat "$repeat" \
     --variants generic,tensor-cores,mixed-fp16,mixed-fp16-unfused,mixed-fp16-softmax-apart || true
-  # On Hopper (sm_90 PTX), or in a dry run: mixed FP16 against calibrated
-  # FP8 (E4M3 GEMMs on mma.sync .e4m3, which Hopper runs at the FP16 rate
-  # after unpacking: the gain is in bytes, not FLOPs).
+  # On Hopper, or in a dry run: mixed FP16 against calibrated FP8, each
+  # with sm_90 PTX (mma.sync; FP8's .e4m3 runs at the FP16 rate there,
+  # after unpacking: the gain is in bytes, not FLOPs) and with sm_90a PTX
+  # (wgmma: FP8 at Hopper's FP8 rate; needs compute capability 9.0).
   local cap
   cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1)
   if [ -z "${zoo_mode[*]}" ] && ! awk -v c="${cap:-0}" 'BEGIN { exit !(c >= 9.0) }'; then
     echo "zoo h100-mixed-fp16/h100-fp8: skipped (compute capability ${cap:-unknown} < 9.0)"
   else
     python3 "$OPSNN_ROOT/bench/gpu/zoo_transformers.py" "${zoo_mode[@]}" --repeat "$repeat" \
-      --models bert_tiny,vit_tiny,bert_layer --variants h100-mixed-fp16,h100-wgmma-fp16,h100-fp8 || true
+      --models bert_tiny,vit_tiny,bert_layer --variants h100-mixed-fp16,h100-wgmma-fp16,h100-fp8,h100-wgmma-fp8 || true
   fi
 
   local gpu_json="${OUT:+$OUT/gpu.json}"

@@ -247,9 +247,8 @@ mlir::opsnn::selectWarpgroupTiles(const TargetDescription &target,
   int64_t m = problem.m, n = problem.n, k = problem.k;
   int64_t elementBytes = problem.elementBytes;
   if ((elementBytes != 1 && elementBytes != 2) ||
-      (elementBytes == 1 && !problem.stagesBAsNK) || problem.anyK ||
-      problem.wholeRows || m <= 0 || n <= 0 || k <= 0 ||
-      k % copyElements(elementBytes) ||
+      (elementBytes == 1 && !problem.stagesBAsNK) || problem.anyK || m <= 0 ||
+      n <= 0 || k <= 0 || k % copyElements(elementBytes) ||
       (!problem.stagesBAsNK && n % copyElements(elementBytes)))
     return std::nullopt;
   int64_t limit = tensorCoreSharedMemoryLimit(target);
@@ -260,9 +259,12 @@ mlir::opsnn::selectWarpgroupTiles(const TargetDescription &target,
   return pickTile(
       tiles, problem, sms,
       [&](std::array<int64_t, 2> tile) -> std::optional<MatmulTileConfig> {
+        if (problem.wholeRows && tile[1] < n)
+          return std::nullopt;
         MatmulTileConfig config;
         config.warpgroup = true;
         config.stagesBAsNK = problem.stagesBAsNK;
+        config.wholeRows = problem.wholeRows;
         config.sharedPad = 0;
         config.blockM = tile[0];
         config.blockN = tile[1];

@@ -343,14 +343,17 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
     }
     sA = fragA = view(bufferA, offsetA, typeA);
     sB = fragB = view(bufferB, offsetB, typeB);
-    if (warpgroup)
+    if (warpgroup && !wholeRows)
       rowTile = view(
           bufferA, offsetA,
           MemRefType::get({cfg.blockM, cfg.blockN + kWarpgroupRowTilePad},
                           b.getF32Type(), MemRefLayoutAttrInterface(), shared));
     if (wholeRows) {
       std::tie(rowTile, rowPartials) = rowTileViews(kb, b, loc, bufferA);
-      *rowBuffer = bufferA;
+      // The warpgroup kernel normalizes its rows below; the mma.sync one
+      // after the nvgpu conversion (emitWholeRowsEpilogue).
+      if (!warpgroup)
+        *rowBuffer = bufferA;
     }
     if (fragmentsAsF16) {
       Type f16 = b.getF16Type();
@@ -582,7 +585,17 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
       nvgpu::WarpgroupMmaStoreOp::create(b, loc, result, product);
     }
     gpu::BarrierOp::create(b, loc);
-    kb.emitRowTileEpilogue(tid, bm0, bn0, rowTile);
+    if (wholeRows) {
+      // The softmax's rows, as the mma.sync kernel's (its accumulators
+      // start at C's fill, which is zero here: runsOnWarpgroup).
+      kb.emitRowPartMaxima(tid, bm0, rowTile, rowPartials);
+      gpu::BarrierOp::create(b, loc);
+      kb.emitRowPartSums(tid, bm0, rowTile, rowPartials);
+      gpu::BarrierOp::create(b, loc);
+      kb.emitNormalizedRows(tid, bm0, rowTile, rowPartials);
+    } else {
+      kb.emitRowTileEpilogue(tid, bm0, bn0, rowTile);
+    }
   } else if (wholeRows) {
     // The row tile overwrites the tiles the last K step's fragments were
     // read from (its copies are complete: no later step has any).
@@ -662,8 +675,9 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
     rowPartials =
         memref::AllocOp::create(b, loc, kb.rowPartialsType(Attribute()));
   }
-  // The warpgroup's accumulators: the row tile its epilogue reads.
-  if (warpgroup)
+  // The warpgroup's accumulators: the row tile its epilogue reads (the
+  // softmax's, when there is one).
+  if (warpgroup && !rowTile)
     rowTile = memref::AllocOp::create(
         b, loc,
         MemRefType::get({cfg.blockM, cfg.blockN + kWarpgroupRowTilePad},
@@ -760,13 +774,13 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
               kb.storeAccumulators(results, kb.add(bm0, origins[w].first),
                                    kb.add(bn0, origins[w].second));
           }
-          if (warpgroup)
+          if (warpgroup && !rowPartials)
             eachThread([&](Value tid) {
               kb.emitRowTileEpilogue(tid, bm0, bn0, rowTile);
             });
           // The GPU's barriers: every thread's row parts (maxima, then
           // sums), then every thread's columns.
-          if (rowTile && !warpgroup) {
+          if (rowPartials) {
             eachThread([&](Value tid) {
               kb.emitRowPartMaxima(tid, bm0, rowTile, rowPartials);
             });
@@ -1076,13 +1090,17 @@ struct GPUTensorCoreMatmulPass
   /// heuristic's tiles (no fixed `tiles`), cp.async copies (the GPU form
   /// with to-nvgpu, or its CPU emulation), FP16/BF16 or FP8 operands copied
   /// in whole 16-byte chunks, B stored K x N (FP16/BF16) or N x K (not
-  /// transposed while it is copied), and no softmax epilogue.
+  /// transposed while it is copied); a softmax epilogue only on a fill of
+  /// zero (the warpgroup's accumulators start at zero, and the softmax's
+  /// rows are normalized in place, with no fill added).
   bool runsOnWarpgroup(const TensorCoreMatmul &mm) const {
     Type type = mm.elementType;
+    auto zeroFill = dyn_cast_or_null<FloatAttr>(mm.epilogue.init);
     return warpgroupMma && tiles.empty() && (toNVGPU || emulateOnCPU) &&
            (type.isF16() || type.isBF16() || isTensorCoreFP8Type(type)) &&
            (!mm.stagesBAsNK() || mm.bTransposed) && !mm.aElementCopies &&
-           !mm.bElementCopies && !mm.epilogue.softmax;
+           !mm.bElementCopies &&
+           (!mm.epilogue.softmax || (zeroFill && zeroFill.getValue().isZero()));
   }
 
   /// The warpgroup kernel's tiles for `mm` (selectWarpgroupTiles), or
@@ -1095,6 +1113,7 @@ struct GPUTensorCoreMatmulPass
                               mm.stagesBAsNK()};
     problem.batch = mm.batch;
     problem.raggedM = problem.raggedN = true;
+    problem.wholeRows = bool(mm.epilogue.softmax);
     return selectWarpgroupTiles(*lookupTarget(targetName), problem,
                                 stages > 0 ? int64_t(stages) : 0);
   }

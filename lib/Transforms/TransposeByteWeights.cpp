@@ -9,7 +9,8 @@
 // reads it as [n, k]; the kernel then copies it with cp.async, as it does
 // an FHWC filter. A linalg.generic contraction's constant B (the
 // importer's x[b, s, k] * w[k, h, e]) has its dimensions permuted to
-// [n..., k...] the same way. FP8 weights stored N x K are also what
+// [n..., k...] the same way, and a constant HWCF filter becomes FHWC (the
+// convolution an NHWC-FHWC one). FP8 weights stored N x K are also what
 // Hopper's wgmma reads (8-bit wgmma operands are K-major only).
 //
 //===----------------------------------------------------------------------===//
@@ -192,14 +193,49 @@ struct TransposeByteWeightOfContraction : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// linalg.conv_2d_nhwc_hwcf of 8-bit operands whose HWCF filter is a dense
+/// constant into linalg.conv_2d_nhwc_fhwc of the filter permuted to FHWC
+/// (the implicit GEMM's B stored N x K), same strides and dilations.
+struct TransposeByteFilter : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::Conv2DNhwcHwcfOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics())
+      return rewriter.notifyMatchFailure(op, "not on tensors");
+    Value x = op.getDpsInputOperand(0)->get();
+    Value filter = op.getDpsInputOperand(1)->get();
+    Type element = getElementTypeOrSelf(x.getType());
+    auto filterType = dyn_cast<RankedTensorType>(filter.getType());
+    if (!hasByteOperands(element) || !filterType ||
+        !filterType.hasStaticShape() || filterType.getElementType() != element)
+      return rewriter.notifyMatchFailure(op, "not 8-bit x 8-bit");
+    Attribute weights;
+    if (!matchPattern(filter, m_Constant(&weights)))
+      return rewriter.notifyMatchFailure(op, "the filter is not a constant");
+    DenseElementsAttr fhwc = permuteByteConstant(weights, {3, 0, 1, 2});
+    if (!fhwc)
+      return rewriter.notifyMatchFailure(op, "the filter is not dense");
+    Value permuted = arith::ConstantOp::create(rewriter, op.getLoc(), fhwc);
+    auto conv = linalg::Conv2DNhwcFhwcOp::create(
+        rewriter, op.getLoc(), op.getResultTypes(), ValueRange{x, permuted},
+        op.getDpsInits(), op.getStrides(), op.getDilations());
+    for (NamedAttribute attr : op->getDiscardableAttrs())
+      if (attr.getName() != "linalg.memoized_indexing_maps")
+        conv->setAttr(attr.getName(), attr.getValue());
+    rewriter.replaceOp(op, conv.getResults());
+    return success();
+  }
+};
+
 struct TransposeByteWeightsPass
     : opsnn::impl::TransposeByteWeightsPassBase<TransposeByteWeightsPass> {
   using Base::Base;
 
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<TransposeByteWeight, TransposeByteWeightOfContraction>(
-        &getContext());
+    patterns.add<TransposeByteWeight, TransposeByteWeightOfContraction,
+                 TransposeByteFilter>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

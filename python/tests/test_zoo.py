@@ -155,11 +155,12 @@ def test_bert_fp8_on_fp8_tensor_cores(tmp_path):
     assert errors and 1e-3 < max(errors) <= 0.1, errors
 
 
-# Mixed FP16 as a user deploys it on an H100 with sm_90a PTX: the weight
-# GEMMs (a K x N B) on the warpgroup kernel (wgmma), attention's scores
-# (B is K, N x K, with the softmax in the epilogue) on mma.sync, the same
-# number of kernels as with sm_90 PTX (a wgmma kernel between a GEMM and
-# its fill keeps neither the fill nor the softmax apart). The emulated
+# Mixed FP16 as a user deploys it on an H100 with sm_90a PTX: every
+# tensor-core kernel on the warpgroup kernel (wgmma): the weight GEMMs (a
+# K x N B, read transposed) and attention's scores (B is K, N x K, read
+# K-major, with the softmax over the row tile), the same number of kernels
+# as with sm_90 PTX (a wgmma kernel between a GEMM and its fill keeps
+# neither the fill nor the softmax apart). The emulated
 # kernels (emulate-tensor-core-warpgroup-mma) against onnxruntime at the
 # FP16 tolerance.
 def test_bert_mixed_fp16_on_wgmma(tmp_path):
@@ -181,7 +182,7 @@ def test_bert_mixed_fp16_on_wgmma(tmp_path):
         (len(binaries["sm_90a"]), len(binaries["sm_90"]))
     wgmma = [b for b in binaries["sm_90a"] if "wgmma.mma_async" in b]
     mma = [b for b in binaries["sm_90a"] if "mma.sync" in b]
-    assert len(wgmma) == 10 and len(mma) == 2, (len(wgmma), len(mma))
+    assert len(wgmma) == 12 and not mma, (len(wgmma), len(mma))
     import onnx
     inputs = zoo.random_inputs(onnx.load(str(path)))
     ours = api._run_with_tool(str(src), inputs, meta, pipeline=(
@@ -189,6 +190,44 @@ def test_bert_mixed_fp16_on_wgmma(tmp_path):
         "emulate-tensor-core-matmul=h100 emulate-tensor-core-warpgroup-mma}"))
     errors = [rel_l2(a, b) for a, b in zip(ours, onnxruntime_outputs(path, inputs))]
     assert errors and max(errors) <= 2e-3, errors
+
+
+# Post-training FP8 as a user deploys it on an H100 with sm_90a PTX: the
+# weight GEMMs (constant weights, which --opsnn-transpose-byte-weights
+# stores N x K, also those of the importer's [b,s,k] x [k,h,e]
+# contractions) on wgmma .e4m3 (8-bit wgmma operands are K-major only),
+# attention's TF32 GEMMs on mma.sync; the same kernels as with sm_90 PTX.
+# The emulated kernels against onnxruntime at FP8's tolerance.
+def test_bert_fp8_on_wgmma(tmp_path):
+    import onnx
+    from opsnn import api
+    from opsnn.cli import onnxruntime_outputs, rel_l2
+    from opsnn.tools import run_tool
+    path = zoo.build("bert_tiny", tmp_path)
+    model = onnx.load(str(path))
+    mlir, meta = api._load_source(str(path))
+    src = tmp_path / "model.mlir"
+    src.write_text(mlir)
+    ranges = calibrate(src, model, tmp_path)
+    optimize = f"opsnn-optimize{{target=h100 precision=fp8 calibration={ranges}}}"
+    binaries = {}
+    for chip in ("sm_90", "sm_90a"):
+        lowered = run_tool("ops-nn-opt", [src, f"--pass-pipeline=builtin.module({optimize},"
+                                          f"opsnn-lower-to-nvvm{{chip={chip} format=ptx "
+                                          "tensor-cores=true})"], "lowering")
+        binaries[chip] = lowered.split("gpu.binary @")[1:]
+    assert len(binaries["sm_90a"]) == len(binaries["sm_90"]), \
+        (len(binaries["sm_90a"]), len(binaries["sm_90"]))
+    wgmma = [b for b in binaries["sm_90a"] if "wgmma.mma_async" in b]
+    e4m3 = [b for b in wgmma if ".e4m3.e4m3" in b]
+    mma = [b for b in binaries["sm_90a"] if "mma.sync" in b]
+    assert len(wgmma) == len(e4m3) == 8 and len(mma) == 4, (len(wgmma), len(e4m3), len(mma))
+    inputs = zoo.random_inputs(model)
+    ours = api._run_with_tool(str(src), inputs, meta, pipeline=(
+        f"{optimize},opsnn-lower-to-cpu{{emulate-warp-reductions "
+        "emulate-tensor-core-matmul=h100 emulate-tensor-core-warpgroup-mma}"))
+    errors = [rel_l2(a, b) for a, b in zip(ours, onnxruntime_outputs(path, inputs))]
+    assert errors and 1e-3 < max(errors) <= 0.1, errors
 
 
 # resnet_tiny under post-training FP8 (and INT8) on an H100: the convolutions' zero

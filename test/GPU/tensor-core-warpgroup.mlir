@@ -5,7 +5,9 @@
 // stored K x N is read transposed, B stored N x K (an FHWC filter) K-major
 // as A is, and so is an FP8 B stored N x K (m64nNk32 .e4m3, one op per
 // 64-row slice and 32 bytes of K). ptxas for sm_90a assembles them without
-// spills. What the kernel does not take (i8, TF32, an FP8 B stored K x N,
+// spills. Attention's scores with their softmax (K stored N x K, a fill of
+// zero) run on it too, the softmax over its row tile. What the kernel does
+// not take (i8, TF32, an FP8 B stored K x N,
 // which is transposed while it is copied) keeps mma.sync; chip=sm_90 is the
 // mma.sync kernel throughout; the option needs an sm_90 target.
 // REQUIRES: ptxas
@@ -18,14 +20,15 @@
 // RUN: FileCheck %s --input-file=%t/conv_fhwc_kernel.ptx --check-prefix=CONV
 // RUN: FileCheck %s --input-file=%t/gemm_fp8_nk_kernel.ptx --check-prefix=FP8NK
 // RUN: FileCheck %s --input-file=%t/gemm_fp8_kn_kernel.ptx --check-prefix=FP8KN
+// RUN: FileCheck %s --input-file=%t/scores_softmax_kernel.ptx --check-prefix=SOFTMAX
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_90 tensor-cores=true" | FileCheck %s --check-prefix=HOPPER-MMA
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=h100 warpgroup-mma=true" --canonicalize | FileCheck %s
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=h100 warpgroup-mma=true stages=2" --canonicalize | FileCheck %s --check-prefix=S2
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=h100 warpgroup-mma=true tiles=64,64,32,32,32" --canonicalize | FileCheck %s --check-prefix=TILES
 // RUN: not ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=a100 warpgroup-mma=true" 2>&1 | FileCheck %s --check-prefix=BADTARGET
 
-// Seven kernels, every one assembled for sm_90a without spills.
-// PTXAS-COUNT-7: OK {{.*}} sm_90a: {{[0-9]+}} registers, {{.*}} 0 B spill stores, 0 B spill loads, 0 B stack
+// Eight kernels, every one assembled for sm_90a without spills.
+// PTXAS-COUNT-8: OK {{.*}} sm_90a: {{[0-9]+}} registers, {{.*}} 0 B spill stores, 0 B spill loads, 0 B stack
 // PTXAS-NOT: FAIL
 
 // The f16 GEMM with its bias + ReLU + f16 cast epilogue: 128x128 blocks of
@@ -54,6 +57,11 @@
 // FP8NK-NOT: mma.sync
 // FP8NK: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {{{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1;
 // FP8NK-NOT: mma.sync
+// BERT-base's scores (128 keys: BN = 128 covers the rows), 4 k16 wgmmas
+// per 64-wide K step; the softmax's exp in the same kernel.
+// SOFTMAX-NOT: mma.sync
+// SOFTMAX-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// SOFTMAX: ex2.approx
 // The i8, TF32 and FP8 K x N kernels: mma.sync.
 // FP8KN-NOT: wgmma
 // FP8KN: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
@@ -123,6 +131,18 @@
 // CHECK-LABEL: func.func @gemm_fp8_kn
 // CHECK-NOT: nvgpu.warpgroup
 // CHECK: return
+// The scores' softmax on the warpgroup's row tile (BM x (BN + 2)), after
+// its accumulators are stored there.
+// CHECK-LABEL: func.func @scores_softmax
+// CHECK: nvgpu.warpgroup.mma
+// CHECK: nvgpu.warpgroup.mma.store {{.*}} to memref<64x128xf32, strided<[130, 1]>, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+// CHECK: arith.maxnumf
+// CHECK: gpu.barrier
+// CHECK: math.exp
+// CHECK: gpu.barrier
+// CHECK: arith.divf
+// CHECK-NOT: linalg.softmax
 
 // A forced depth; fixed tiles are the mma.sync kernel's.
 // S2-LABEL: func.func @gemm_f16
@@ -200,4 +220,30 @@ func.func @gemm_fp8_kn(%a: tensor<128x128xf8E4M3FN>, %b: tensor<128x128xf8E4M3FN
   %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<128x128xf32>) -> tensor<128x128xf32>
   %c = linalg.matmul ins(%a, %b : tensor<128x128xf8E4M3FN>, tensor<128x128xf8E4M3FN>) outs(%acc : tensor<128x128xf32>) -> tensor<128x128xf32>
   return %c : tensor<128x128xf32>
+}
+
+func.func @scores_softmax(%q: tensor<1x12x128x64xf16>, %k: tensor<1x12x128x64xf16>) -> tensor<1x12x128x128xf16> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<1x12x128x128xf32>
+  %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<1x12x128x128xf32>) -> tensor<1x12x128x128xf32>
+  %scores = linalg.generic {indexing_maps = [affine_map<(b, h, i, j, k) -> (b, h, i, k)>, affine_map<(b, h, i, j, k) -> (b, h, j, k)>, affine_map<(b, h, i, j, k) -> (b, h, i, j)>],
+                            iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<1x12x128x64xf16>, tensor<1x12x128x64xf16>) outs(%f0 : tensor<1x12x128x128xf32>) {
+  ^bb0(%a: f16, %b: f16, %acc: f32):
+    %a32 = arith.extf %a : f16 to f32
+    %b32 = arith.extf %b : f16 to f32
+    %m = arith.mulf %a32, %b32 : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x12x128x128xf32>
+  %e1 = tensor.empty() : tensor<1x12x128x128xf32>
+  %probs = linalg.softmax dimension(3) ins(%scores : tensor<1x12x128x128xf32>) outs(%e1 : tensor<1x12x128x128xf32>) -> tensor<1x12x128x128xf32>
+  %e2 = tensor.empty() : tensor<1x12x128x128xf16>
+  %p = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%probs : tensor<1x12x128x128xf32>) outs(%e2 : tensor<1x12x128x128xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %h = arith.truncf %x : f32 to f16
+    linalg.yield %h : f16
+  } -> tensor<1x12x128x128xf16>
+  return %p : tensor<1x12x128x128xf16>
 }

@@ -152,3 +152,30 @@ func.func @contraction_left_alone(%x: tensor<4x3xf8E4M3FN>, %v: tensor<3x2xf8E4M
   } -> tensor<4x2xf32>
   return %r0, %r1 : tensor<4x2xf32>, tensor<4x2xf32>
 }
+
+// -----
+
+// A constant HWCF INT8 filter (1 x 1 x C = 2 x F = 3) becomes FHWC and the
+// convolution an NHWC-FHWC one with the same strides and dilations; the
+// precision decision carries over. A filter that is not a constant, and
+// an f16 one, are left alone.
+// CHECK-LABEL: func.func @hwcf_filter
+// CHECK: %[[W:.*]] = arith.constant dense<{{\[\[\[\[}}1, 4]]], {{\[\[\[}}2, 5]]], {{\[\[\[}}3, -6]]]]> : tensor<3x1x1x2xi8>
+// CHECK-NOT: linalg.conv_2d_nhwc_hwcf
+// CHECK: linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, precision.decision = "int8", strides = dense<2> : tensor<2xi64>}
+// CHECK-SAME: ins(%{{.*}}, %[[W]] : tensor<1x5x5x2xi8>, tensor<3x1x1x2xi8>)
+// CHECK-COUNT-2: linalg.conv_2d_nhwc_hwcf
+// CHECK-NOT: linalg.conv_2d_nhwc_fhwc
+func.func @hwcf_filter(%x: tensor<1x5x5x2xi8>, %acc: tensor<1x3x3x3xi32>, %v: tensor<1x1x2x3xi8>,
+                       %h: tensor<1x5x5x2xf16>, %accf: tensor<1x3x3x3xf32>)
+    -> (tensor<1x3x3x3xi32>, tensor<1x3x3x3xi32>, tensor<1x3x3x3xf32>) {
+  %w = arith.constant dense<[[[[1, 2, 3], [4, 5, -6]]]]> : tensor<1x1x2x3xi8>
+  %r0 = linalg.conv_2d_nhwc_hwcf {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>, precision.decision = "int8"}
+      ins(%x, %w : tensor<1x5x5x2xi8>, tensor<1x1x2x3xi8>) outs(%acc : tensor<1x3x3x3xi32>) -> tensor<1x3x3x3xi32>
+  %r1 = linalg.conv_2d_nhwc_hwcf {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %v : tensor<1x5x5x2xi8>, tensor<1x1x2x3xi8>) outs(%acc : tensor<1x3x3x3xi32>) -> tensor<1x3x3x3xi32>
+  %wh = arith.constant dense<1.0> : tensor<1x1x2x3xf16>
+  %r2 = linalg.conv_2d_nhwc_hwcf {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%h, %wh : tensor<1x5x5x2xf16>, tensor<1x1x2x3xf16>) outs(%accf : tensor<1x3x3x3xf32>) -> tensor<1x3x3x3xf32>
+  return %r0, %r1, %r2 : tensor<1x3x3x3xi32>, tensor<1x3x3x3xi32>, tensor<1x3x3x3xf32>
+}

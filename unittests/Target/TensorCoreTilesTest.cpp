@@ -390,7 +390,7 @@ TEST(TensorCoreTilesTest, WarpgroupTilesAreWholeRowsOfOneWarpgroup) {
   EXPECT_EQ(config->stages, 3);
   // What the warpgroup kernel does not run: an 8-bit B staged K x N (8-bit
   // wgmma operands are K-major only), TF32 operands, element copies, a
-  // softmax over whole rows, a ragged M where C is read.
+  // ragged M where C is read.
   MatmulTileProblem byteKN = ffn;
   byteKN.elementBytes = 1;
   EXPECT_FALSE(selectWarpgroupTiles(h100, byteKN));
@@ -400,9 +400,24 @@ TEST(TensorCoreTilesTest, WarpgroupTilesAreWholeRowsOfOneWarpgroup) {
   MatmulTileProblem anyK = ffn;
   anyK.anyK = true;
   EXPECT_FALSE(selectWarpgroupTiles(h100, anyK));
+  // A softmax over rows wider than the widest block (128) keeps mma.sync.
   MatmulTileProblem rows = ffn;
   rows.wholeRows = true;
   EXPECT_FALSE(selectWarpgroupTiles(h100, rows));
+  // BERT-base's scores (12 heads x 8 sequences of 128 keys): blocks that
+  // cover the 128 keys, 64 rows (192 blocks fill the chip); the row tile
+  // (64 x 130 f32) and its 2 parts' partials fit under the stages.
+  MatmulTileProblem scores{/*m=*/128, /*n=*/128, /*k=*/64, /*elementBytes=*/2,
+                           /*stagesBAsNK=*/true};
+  scores.batch = 96;
+  scores.wholeRows = true;
+  config = selectWarpgroupTiles(h100, scores);
+  ASSERT_TRUE(config);
+  EXPECT_TRUE(config->wholeRows);
+  EXPECT_EQ(config->blockM, 64);
+  EXPECT_EQ(config->blockN, 128);
+  EXPECT_EQ(config->rowParts(), 2);
+  EXPECT_EQ(config->rowTileBytes(), (64 * 130 + 2 * 64 * 2) * 4);
   MatmulTileProblem ragged{/*m=*/200, /*n=*/136, /*k=*/200, /*elementBytes=*/2};
   EXPECT_FALSE(selectWarpgroupTiles(h100, ragged));
   ragged.raggedM = ragged.raggedN = true;

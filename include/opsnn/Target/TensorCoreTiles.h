@@ -198,7 +198,7 @@ struct MatmulTileConfig {
   /// Bytes of the row tile and of its rows' parts' partial maxima and sums
   /// (0 without `wholeRows`).
   int64_t rowTileBytes() const {
-    if (warpgroup)
+    if (warpgroup && !wholeRows)
       return blockM * (blockN + kWarpgroupRowTilePad) * 4;
     return wholeRows
                ? (blockM * (blockN + kRowTilePad) + 2 * blockM * rowParts()) * 4
@@ -237,8 +237,9 @@ int64_t tensorCoreSharedMemoryLimit(const TargetDescription &target);
 /// one it runs: FP16/BF16 operands (elementBytes 2) with B staged K x N or
 /// N x K (`stagesBAsNK`), or FP8 operands (elementBytes 1) with B staged
 /// N x K (wgmma reads 8-bit operands K-major only); whole 16-byte copies
-/// (not `anyK`, K a multiple of 16 bytes, and N of 8 for a K x N B); no
-/// whole-rows epilogue. Blocks of 128x128, 128x64, 64x128 or 64x64 (BM a
+/// (not `anyK`, K a multiple of 16 bytes, and N of 8 for a K x N B); with
+/// `wholeRows` (a softmax over the columns) only blocks whose BN covers N
+/// (N <= 128). Blocks of 128x128, 128x64, 64x128 or 64x64 (BM a
 /// multiple of the wgmma's 64 rows, BN of a 64-column panel), chosen as
 /// rules 2 and 6 of selectMatmulTiles choose; BK = one 128-byte row (64
 /// FP16/BF16, 128 FP8); the deepest pipeline of at most 4

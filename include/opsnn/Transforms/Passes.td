@@ -1578,7 +1578,10 @@ def TransposeByteWeightsPass
     reduction dimension before a parallel one gets the constant permuted
     to its parallel dimensions first, then its reduction ones (each group
     in its order: `w[h, e, k]`), and the map likewise; the op is otherwise
-    unchanged. FP8 weights stored N x K are also what Hopper's `wgmma`
+    unchanged. A `linalg.conv_2d_nhwc_hwcf` of 8-bit operands whose filter
+    is a dense constant becomes the `linalg.conv_2d_nhwc_fhwc` of the
+    filter permuted to FHWC (same strides, dilations and discardable
+    attributes). FP8 weights stored N x K are also what Hopper's `wgmma`
     reads (`warpgroup-mma`: 8-bit operands are K-major only).
     `--opsnn-lower-to-nvvm="tensor-cores=true"` and the CPU emulation run it
     before bufferization. (Before FP8 it was `--opsnn-transpose-int8-weights`.)
@@ -1811,7 +1814,7 @@ def GPUTensorCoreMatmulPass
     sets) the FP16/BF16 GEMMs and convolutions, and the FP8 ones whose B
     is stored N x K (an FHWC filter, a weight that
     `--opsnn-transpose-byte-weights` stored N x K), with whole 16-byte
-    copies and no softmax, run on Hopper's warpgroup MMA instead
+    copies, run on Hopper's warpgroup MMA instead
     (`selectWarpgroupTiles`): one warpgroup of 128 threads per BM x BN
     block (128 or 64 each), BK = one 128-byte row (64 FP16/BF16, 128 FP8).
     The copies
@@ -1835,6 +1838,9 @@ def GPUTensorCoreMatmulPass
     the step's last op waits. The accumulators
     start at zero and, after the loop, go by `nvgpu.warpgroup.mma.store`
     into an f32 row tile of BM x (BN + 4) in the stages' shared memory;
+    with a softmax over the columns (a fill of zero, N <= 128: blocks whose
+    BN covers the rows) the row tile is the whole-rows epilogue's and the
+    rows are normalized there as in the mma.sync kernel; otherwise
     after a barrier the threads walk it in row-major order, 2 (for an odd
     N, 1) columns each, add C's folded fill (or C itself), apply the
     elementwise epilogue and store: coalesced stores, ragged rows and

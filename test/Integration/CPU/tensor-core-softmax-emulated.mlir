@@ -4,10 +4,14 @@
 // key), normalized over the keys, cast to f16 for P V. The kernel covers
 // whole rows (BN >= 40), keeps the scaled scores in its f32 row tile and
 // writes only P in f16 and the probabilities in f32 (returned too); no
-// scores buffer, no softmax kernel. Also with the host's tiles, and with
-// the softmax apart (fuse-softmax=false: the decomposed softmax kernels).
+// scores buffer, no softmax kernel. Also with the host's tiles, on the
+// warpgroup kernel (h100 tiles, emulate-tensor-core-warpgroup-mma: K is
+// read K-major, the softmax on its row tile), and with the softmax apart
+// (fuse-softmax=false: the decomposed softmax kernels).
 // RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-tensor-core-matmul=a100}" %s
 // RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-tensor-core-matmul=host}" %s
+// RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-tensor-core-matmul=h100 emulate-tensor-core-warpgroup-mma}" %s
+// RUN: ops-nn-opt %s --opsnn-lower-to-cpu="emulate-tensor-core-matmul=h100 emulate-tensor-core-warpgroup-mma" --mlir-print-ir-after=opsnn-gpu-tensor-core-matmul -o /dev/null 2>&1 | FileCheck %s --check-prefix=WG
 // RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-tensor-core-matmul=a100 emulate-tensor-core-fuse-softmax=false emulate-warp-reductions emulate-gpu-loops}" %s
 // RUN: ops-nn-opt %s --opsnn-lower-to-cpu="emulate-tensor-core-matmul=a100 emulate-tensor-core-fuse-softmax=false" --mlir-print-ir-after=opsnn-gpu-tensor-core-matmul -o /dev/null 2>&1 | FileCheck %s --check-prefix=APART
 // RUN: ops-nn-opt %s --opsnn-lower-to-cpu="emulate-tensor-core-matmul=a100" --mlir-print-ir-after=opsnn-gpu-tensor-core-matmul -o /dev/null 2>&1 | FileCheck %s
@@ -22,6 +26,20 @@
 // One kernel: its f32 row tile and the row parts' partial maxima and sums,
 // then the rows' maxima and sums (exp), then the normalized rows stored
 // twice (f32 and f16).
+// On the warpgroup kernel: swizzled 64 x 64 tiles (Q; K as 64 rows of
+// 64), the whole-rows row tile (64 x (64 + 2)) and its partials (2 parts
+// per row), no fragments, no softmax kernel.
+// WG-LABEL: IR Dump After GPUTensorCoreMatmulPass
+// WG-NOT: vector.contract
+// WG-DAG: memref.alloc() : memref<1x64x64xf16>
+// WG-DAG: memref.alloc() : memref<64x66xf32>
+// WG-DAG: memref.alloc() : memref<2x128xf32>
+// WG-NOT: vector.contract
+// WG-NOT: linalg.softmax
+// WG: math.exp
+// WG-NOT: vector.contract
+// WG-NOT: linalg.softmax
+
 // CHECK-LABEL: IR Dump After GPUTensorCoreMatmulPass
 // CHECK: memref.alloc() : memref<{{[0-9]+}}x{{[0-9]+}}xf32>
 // CHECK: memref.alloc() : memref<2x{{[0-9]+}}xf32>
