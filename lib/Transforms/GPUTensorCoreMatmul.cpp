@@ -384,12 +384,12 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
           b, loc, accumulatorType));
   else
     accs = kb.loadAccumulators(row0, col0);
-  // One K step on stage `stage`: the warps' fragments, or one wgmma of the
-  // warpgroup on descriptors of the stage's tiles, waited for (the copies
-  // of a later iteration overwrite the stage). A descriptor takes its
-  // swizzle from a TMA descriptor's type; the value itself goes unused
-  // (upstream reads the type only), so a null one stands in: the tiles
-  // come by cp.async, not TMA.
+  // One K step on stage `stage`: the warps' fragments, or the warpgroup's
+  // wgmma on descriptors of the stage's tiles (several for a K-major B),
+  // waited for (the copies of a later iteration overwrite the stage). A
+  // descriptor takes its swizzle from a TMA descriptor's type; the value itself
+  // goes unused (upstream reads the type only), so a null one stands in: the
+  // tiles come by cp.async, not TMA.
   auto computeStep = [&](Value stage,
                          ValueRange iterAccs) -> SmallVector<Value> {
     if (!warpgroup)

@@ -68,6 +68,14 @@ static DenseElementsAttr permuteByteConstant(Attribute attr,
   return DenseElementsAttr::getFromRawBuffer(result, data);
 }
 
+/// `from`'s discardable attributes (precision decisions and the like; not
+/// linalg's memoized maps) onto its replacement `to`.
+static void copyDiscardableAttrs(Operation *from, Operation *to) {
+  for (NamedAttribute attr : from->getDiscardableAttrs())
+    if (attr.getName() != "linalg.memoized_indexing_maps")
+      to->setAttr(attr.getName(), attr.getValue());
+}
+
 namespace {
 /// linalg.matmul(A: M x K i8, B: constant K x N i8) -> i32 into a
 /// linalg.generic contraction of A and the transposed constant, maps
@@ -132,10 +140,7 @@ struct TransposeByteWeight : OpRewritePattern<linalg::MatmulOp> {
           }
           linalg::YieldOp::create(nested, nestedLoc, sum);
         });
-    // Precision decisions and the like; not linalg's memoized maps.
-    for (NamedAttribute attr : op->getDiscardableAttrs())
-      if (attr.getName() != "linalg.memoized_indexing_maps")
-        generic->setAttr(attr.getName(), attr.getValue());
+    copyDiscardableAttrs(op, generic);
     rewriter.replaceOp(op, generic.getResults());
     return success();
   }
@@ -220,9 +225,7 @@ struct TransposeByteFilter : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
     auto conv = linalg::Conv2DNhwcFhwcOp::create(
         rewriter, op.getLoc(), op.getResultTypes(), ValueRange{x, permuted},
         op.getDpsInits(), op.getStrides(), op.getDilations());
-    for (NamedAttribute attr : op->getDiscardableAttrs())
-      if (attr.getName() != "linalg.memoized_indexing_maps")
-        conv->setAttr(attr.getName(), attr.getValue());
+    copyDiscardableAttrs(op, conv);
     rewriter.replaceOp(op, conv.getResults());
     return success();
   }

@@ -109,6 +109,21 @@ def calibrate(src, model, tmp_path):
     return ranges
 
 
+def bert_tiny_fp8(tmp_path):
+    """The zoo's bert_tiny as MLIR, calibrated (see calibrate), and the
+    --opsnn-optimize stage that deploys it in FP8 on an H100: (the ONNX
+    path, the model, the MLIR source, its metadata, the stage)."""
+    import onnx
+    from opsnn import api
+    path = zoo.build("bert_tiny", tmp_path)
+    model = onnx.load(str(path))
+    mlir, meta = api._load_source(str(path))
+    src = tmp_path / "model.mlir"
+    src.write_text(mlir)
+    ranges = calibrate(src, model, tmp_path)
+    return path, model, src, meta, f"opsnn-optimize{{target=h100 precision=fp8 calibration={ranges}}}"
+
+
 # Post-training FP8 as a user deploys it on an H100: activation ranges
 # calibrated on two random samples (ops-nn-run --collect-ranges), then
 # --opsnn-optimize="precision=fp8 calibration=..." and the tensor-core
@@ -124,17 +139,10 @@ def calibrate(src, model, tmp_path):
 def test_bert_fp8_on_fp8_tensor_cores(tmp_path):
     import re
 
-    import onnx
     from opsnn import api
     from opsnn.cli import onnxruntime_outputs, rel_l2
     from opsnn.tools import run_tool
-    path = zoo.build("bert_tiny", tmp_path)
-    model = onnx.load(str(path))
-    mlir, meta = api._load_source(str(path))
-    src = tmp_path / "model.mlir"
-    src.write_text(mlir)
-    ranges = calibrate(src, model, tmp_path)
-    optimize = f"opsnn-optimize{{target=h100 precision=fp8 calibration={ranges}}}"
+    path, model, src, meta, optimize = bert_tiny_fp8(tmp_path)
     lowered = run_tool("ops-nn-opt", [src, f"--pass-pipeline=builtin.module({optimize},"
                                       "opsnn-lower-to-nvvm{chip=sm_90 format=ptx "
                                       "tensor-cores=true})"], "lowering")
@@ -199,17 +207,10 @@ def test_bert_mixed_fp16_on_wgmma(tmp_path):
 # attention's TF32 GEMMs on mma.sync; the same kernels as with sm_90 PTX.
 # The emulated kernels against onnxruntime at FP8's tolerance.
 def test_bert_fp8_on_wgmma(tmp_path):
-    import onnx
     from opsnn import api
     from opsnn.cli import onnxruntime_outputs, rel_l2
     from opsnn.tools import run_tool
-    path = zoo.build("bert_tiny", tmp_path)
-    model = onnx.load(str(path))
-    mlir, meta = api._load_source(str(path))
-    src = tmp_path / "model.mlir"
-    src.write_text(mlir)
-    ranges = calibrate(src, model, tmp_path)
-    optimize = f"opsnn-optimize{{target=h100 precision=fp8 calibration={ranges}}}"
+    path, model, src, meta, optimize = bert_tiny_fp8(tmp_path)
     binaries = {}
     for chip in ("sm_90", "sm_90a"):
         lowered = run_tool("ops-nn-opt", [src, f"--pass-pipeline=builtin.module({optimize},"
