@@ -281,7 +281,8 @@ private:
   /// (then the activation's reshapes on the codes), that every contraction
   /// reading it shares: Q, K and V projections then read one input, and
   /// --opsnn-fuse-sibling-contractions can stack them (INT8's quant.qcast
-  /// ops are merged by CSE instead). Before the reshapes the op has its
+  /// and quant.scast are shared likewise: rewriteInt8). Before the reshapes
+  /// the op has its
   /// producer's loops, so a LayerNorm's row kernel can absorb it.
   Value quantizeActivationToFP8(Value activation, double scale);
   /// The rewrites; they return the f32 value replacing the op's result.
@@ -310,6 +311,9 @@ private:
   /// Each FP8-quantized activation's codes (of the tensor it reshapes, and
   /// reshaped), by the tensor it reshapes.
   DenseMap<Value, SmallVector<ActivationCodes>> fp8Activations;
+  /// Each INT8-quantized activation's codes (quant.qcast, quant.scast of
+  /// the tensor its zero paddings pad) at a scale, by that tensor.
+  DenseMap<Value, SmallVector<std::pair<double, Value>>> int8Activations;
 };
 } // namespace
 
@@ -489,11 +493,22 @@ Value Quantizer::rewriteInt8(linalg::LinalgOp op, DenseElementsAttr weights,
     unpadded = pad.getSource();
   }
   auto unpaddedType = cast<RankedTensorType>(unpadded.getType());
+  // One quantization per tensor and scale, right after the tensor, that
+  // every contraction reading it (padded or not) shares.
+  SmallVector<std::pair<double, Value>> &known = int8Activations[unpadded];
+  Value activationCodes;
+  for (auto [scale, shared] : known)
+    if (scale == activationScale)
+      activationCodes = shared;
+  if (!activationCodes) {
+    b.setInsertionPointAfterValue(unpadded);
+    Value quantized = quant::QuantizeCastOp::create(
+        b, loc, unpaddedType.clone(activationQType), unpadded);
+    activationCodes =
+        quant::StorageCastOp::create(b, loc, unpaddedType.clone(i8), quantized);
+    known.push_back({activationScale, activationCodes});
+  }
   b.setInsertionPoint(original);
-  Value quantized = quant::QuantizeCastOp::create(
-      b, loc, unpaddedType.clone(activationQType), unpadded);
-  Value activationCodes =
-      quant::StorageCastOp::create(b, loc, unpaddedType.clone(i8), quantized);
   for (tensor::PadOp pad : llvm::reverse(pads))
     activationCodes = padCodes(b, pad, activationCodes);
   Value weightCodes = arith::ConstantOp::create(
