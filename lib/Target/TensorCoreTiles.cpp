@@ -246,8 +246,9 @@ mlir::opsnn::selectWarpgroupTiles(const TargetDescription &target,
                                   int64_t stages) {
   int64_t m = problem.m, n = problem.n, k = problem.k;
   int64_t elementBytes = problem.elementBytes;
-  if ((elementBytes != 1 && elementBytes != 2) ||
-      (elementBytes == 1 && !problem.stagesBAsNK) || problem.anyK || m <= 0 ||
+  // 8-bit and TF32 operands are K-major only: B staged N x K.
+  if ((elementBytes != 1 && elementBytes != 2 && elementBytes != 4) ||
+      (elementBytes != 2 && !problem.stagesBAsNK) || problem.anyK || m <= 0 ||
       n <= 0 || k <= 0 || k % copyElements(elementBytes) ||
       (!problem.stagesBAsNK && n % copyElements(elementBytes)))
     return std::nullopt;

@@ -420,9 +420,17 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
           LLVM::ZeroOp::create(b, loc, LLVM::LLVMPointerType::get(ctx));
       Value map = UnrealizedConversionCastOp::create(b, loc, mapType, null)
                       .getResult(0);
+      // An f32 tile is read as TF32: upstream's op takes TF32 only from
+      // descriptors of `tf32` tensors (the view stays f32: LLVM has no
+      // tf32; wgmma ignores the 13 low mantissa bits).
+      MemRefType descriptorTensor = type;
+      if (mm.elementType.isF32())
+        descriptorTensor = MemRefType::get({rows, cols}, b.getTF32Type(),
+                                           MemRefLayoutAttrInterface(), shared);
       return nvgpu::WarpgroupGenerateDescriptorOp::create(
-          b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, type), start,
-          map);
+          b, loc,
+          nvgpu::WarpgroupMatrixDescriptorType::get(ctx, descriptorTensor),
+          start, map);
     };
     int64_t bytesPerRow = cfg.blockK * kb.elementBytes();
     int64_t stageBytesA = cfg.blockM * bytesPerRow;
@@ -1088,17 +1096,20 @@ struct GPUTensorCoreMatmulPass
 
   /// Whether `mm` takes the warpgroup kernel: `warpgroup-mma` on, the
   /// heuristic's tiles (no fixed `tiles`), cp.async copies (the GPU form
-  /// with to-nvgpu, or its CPU emulation), FP16/BF16 or FP8 operands copied
-  /// in whole 16-byte chunks, B stored K x N (FP16/BF16) or N x K (not
-  /// transposed while it is copied); a softmax epilogue only on a fill of
+  /// with to-nvgpu, or its CPU emulation), FP16/BF16, FP8 or TF32 (f32)
+  /// operands copied in whole 16-byte chunks, B stored K x N (FP16/BF16) or
+  /// N x K (not transposed while it is copied; FP8 and TF32 only so); a
+  /// softmax epilogue only on a fill of
   /// zero (the warpgroup's accumulators start at zero, and the softmax's
   /// rows are normalized in place, with no fill added).
   bool runsOnWarpgroup(const TensorCoreMatmul &mm) const {
     Type type = mm.elementType;
     auto zeroFill = dyn_cast_or_null<FloatAttr>(mm.epilogue.init);
     return warpgroupMma && tiles.empty() && (toNVGPU || emulateOnCPU) &&
-           (type.isF16() || type.isBF16() || isTensorCoreFP8Type(type)) &&
-           (!mm.stagesBAsNK() || mm.bTransposed) && !mm.aElementCopies &&
+           (type.isF16() || type.isBF16() || type.isF32() ||
+            isTensorCoreFP8Type(type)) &&
+           (!mm.stagesBAsNK() || mm.bTransposed) &&
+           (!type.isF32() || mm.bTransposed) && !mm.aElementCopies &&
            !mm.bElementCopies &&
            (!mm.epilogue.softmax || (zeroFill && zeroFill.getValue().isZero()));
   }

@@ -393,9 +393,15 @@ public:
   /// The CPU form of the warpgroup's work on one K step: every product
   /// A(r, k) * B(k, n) of the stage's swizzled tiles (read through
   /// swizzledIndices, as the copies wrote them; B at (n, k) when staged
-  /// N x K) added to `acc`, the f32
+  /// N x K; f32 operands truncated to TF32) added to `acc`, the f32
   /// BM x BN(+pad) row tile, in f32, k in order.
   void warpgroupStepOnCPU(Value stage, Value sA, Value sB, Value acc);
+
+  /// The f32 `x` as the CPU form takes wgmma's reading of a TF32 operand
+  /// from shared memory: its 13 low mantissa bits dropped (truncated; the
+  /// mma.sync kernel rounds its operands by cvt.rna first); NaNs pass
+  /// unchanged.
+  Value truncateToTF32(Value x);
 
   /// Zeros into the first BM x BN elements of the row tile `acc` (the CPU
   /// form's warpgroup accumulators, per block).

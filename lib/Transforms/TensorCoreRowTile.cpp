@@ -168,6 +168,8 @@ void KernelBuilder::warpgroupStepOnCPU(Value stage, Value sA, Value sB,
                                 nested.getInsertionPoint());
             auto element = [&](Value tile, SmallVector<Value> indices) {
               Value x = memref::LoadOp::create(b, loc, tile, indices);
+              if (x.getType().isF32())
+                return truncateToTF32(x);
               return arith::ExtFOp::create(b, loc, f32, x).getResult();
             };
             Value x = element(sA, swizzledIndices(stage, r, k, cfg.blockM));
@@ -183,6 +185,17 @@ void KernelBuilder::warpgroupStepOnCPU(Value stage, Value sA, Value sB,
                               ValueRange{r, n});
     });
   });
+}
+
+Value KernelBuilder::truncateToTF32(Value x) {
+  Type i32 = b.getI32Type();
+  Value bits = arith::BitcastOp::create(b, loc, i32, x);
+  Value mask = arith::ConstantOp::create(
+      b, loc, b.getI32IntegerAttr(int32_t(0xFFFFE000u)));
+  Value truncated = arith::BitcastOp::create(
+      b, loc, x.getType(), arith::AndIOp::create(b, loc, bits, mask));
+  Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+  return arith::SelectOp::create(b, loc, isNaN, x, truncated);
 }
 
 void KernelBuilder::zeroRowTile(Value acc) {

@@ -204,7 +204,9 @@ def test_bert_mixed_fp16_on_wgmma(tmp_path):
 # weight GEMMs (constant weights, which --opsnn-transpose-byte-weights
 # stores N x K, also those of the importer's [b,s,k] x [k,h,e]
 # contractions) on wgmma .e4m3 (8-bit wgmma operands are K-major only),
-# attention's TF32 GEMMs on mma.sync; the same kernels as with sm_90 PTX.
+# attention's scores (TF32, K stored N x K, the softmax over the row tile)
+# on wgmma .tf32, P V (TF32, V stored K x N) on mma.sync; the same kernels
+# as with sm_90 PTX.
 # The emulated kernels against onnxruntime at FP8's tolerance.
 def test_bert_fp8_on_wgmma(tmp_path):
     from opsnn import api
@@ -221,8 +223,10 @@ def test_bert_fp8_on_wgmma(tmp_path):
         (len(binaries["sm_90a"]), len(binaries["sm_90"]))
     wgmma = [b for b in binaries["sm_90a"] if "wgmma.mma_async" in b]
     e4m3 = [b for b in wgmma if ".e4m3.e4m3" in b]
+    tf32 = [b for b in wgmma if ".tf32.tf32" in b]
     mma = [b for b in binaries["sm_90a"] if "mma.sync" in b]
-    assert len(wgmma) == len(e4m3) == 8 and len(mma) == 4, (len(wgmma), len(e4m3), len(mma))
+    assert len(e4m3) == 8 and len(tf32) == 2 and len(wgmma) == 10 and len(mma) == 2, \
+        (len(e4m3), len(tf32), len(wgmma), len(mma))
     inputs = zoo.random_inputs(model)
     ours = api._run_with_tool(str(src), inputs, meta, pipeline=(
         f"{optimize},opsnn-lower-to-cpu{{emulate-warp-reductions "

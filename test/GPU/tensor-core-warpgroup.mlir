@@ -5,7 +5,8 @@
 // stored K x N is read transposed, B stored N x K (an FHWC filter) K-major
 // as A is, and so is an FP8 B stored N x K (m64nNk32 .e4m3, one op per
 // 64-row slice and 32 bytes of K). ptxas for sm_90a assembles them without
-// spills. Attention's scores with their softmax (K stored N x K, a fill of
+// spills. TF32 with B stored N x K (m64nNk8 .tf32, the descriptors of
+// tf32 tensors over f32 tiles) too. Attention's scores with their softmax (K stored N x K, a fill of
 // zero) run on it too, the softmax over its row tile. What the kernel does
 // not take (i8, TF32, an FP8 B stored K x N,
 // which is transposed while it is copied) keeps mma.sync; chip=sm_90 is the
@@ -21,14 +22,15 @@
 // RUN: FileCheck %s --input-file=%t/gemm_fp8_nk_kernel.ptx --check-prefix=FP8NK
 // RUN: FileCheck %s --input-file=%t/gemm_fp8_kn_kernel.ptx --check-prefix=FP8KN
 // RUN: FileCheck %s --input-file=%t/scores_softmax_kernel.ptx --check-prefix=SOFTMAX
+// RUN: FileCheck %s --input-file=%t/gemm_tf32_nk_kernel.ptx --check-prefix=TF32NK
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_90 tensor-cores=true" | FileCheck %s --check-prefix=HOPPER-MMA
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=h100 warpgroup-mma=true" --canonicalize | FileCheck %s
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=h100 warpgroup-mma=true stages=2" --canonicalize | FileCheck %s --check-prefix=S2
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=h100 warpgroup-mma=true tiles=64,64,32,32,32" --canonicalize | FileCheck %s --check-prefix=TILES
 // RUN: not ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=a100 warpgroup-mma=true" 2>&1 | FileCheck %s --check-prefix=BADTARGET
 
-// Eight kernels, every one assembled for sm_90a without spills.
-// PTXAS-COUNT-8: OK {{.*}} sm_90a: {{[0-9]+}} registers, {{.*}} 0 B spill stores, 0 B spill loads, 0 B stack
+// Nine kernels, every one assembled for sm_90a without spills.
+// PTXAS-COUNT-9: OK {{.*}} sm_90a: {{[0-9]+}} registers, {{.*}} 0 B spill stores, 0 B spill loads, 0 B stack
 // PTXAS-NOT: FAIL
 
 // The f16 GEMM with its bias + ReLU + f16 cast epilogue: 128x128 blocks of
@@ -62,6 +64,10 @@
 // SOFTMAX-NOT: mma.sync
 // SOFTMAX-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // SOFTMAX: ex2.approx
+// TF32 with a weight stored [out, in]: 4 k8 wgmmas per 32-wide K step.
+// TF32NK-NOT: mma.sync
+// TF32NK-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32
+// TF32NK-NOT: mma.sync
 // The i8, TF32 and FP8 K x N kernels: mma.sync.
 // FP8KN-NOT: wgmma
 // FP8KN: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
@@ -133,6 +139,9 @@
 // CHECK: return
 // The scores' softmax on the warpgroup's row tile (BM x (BN + 2)), after
 // its accumulators are stored there.
+// CHECK-LABEL: func.func @gemm_tf32_nk
+// CHECK: nvgpu.warpgroup.generate.descriptor {{.*}} : memref<8x64xf32, #gpu.address_space<workgroup>>, {{.*}} -> <tensor = memref<8x64xtf32, #gpu.address_space<workgroup>>>
+// CHECK: nvgpu.warpgroup.mma
 // CHECK-LABEL: func.func @scores_softmax
 // CHECK: nvgpu.warpgroup.mma
 // CHECK: nvgpu.warpgroup.mma.store {{.*}} to memref<64x128xf32, strided<[130, 1]>, #gpu.address_space<workgroup>>
@@ -220,6 +229,21 @@ func.func @gemm_fp8_kn(%a: tensor<128x128xf8E4M3FN>, %b: tensor<128x128xf8E4M3FN
   %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<128x128xf32>) -> tensor<128x128xf32>
   %c = linalg.matmul ins(%a, %b : tensor<128x128xf8E4M3FN>, tensor<128x128xf8E4M3FN>) outs(%acc : tensor<128x128xf32>) -> tensor<128x128xf32>
   return %c : tensor<128x128xf32>
+}
+
+func.func @gemm_tf32_nk(%a: tensor<256x256xf32>, %b: tensor<192x256xf32>) -> tensor<256x192xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x192xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<256x192xf32>) -> tensor<256x192xf32>
+  %c = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<256x256xf32>, tensor<192x256xf32>) outs(%acc : tensor<256x192xf32>) attrs = {opsnn.tf32} {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<256x192xf32>
+  return %c : tensor<256x192xf32>
 }
 
 func.func @scores_softmax(%q: tensor<1x12x128x64xf16>, %k: tensor<1x12x128x64xf16>) -> tensor<1x12x128x128xf16> {

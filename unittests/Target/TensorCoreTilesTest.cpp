@@ -388,8 +388,8 @@ TEST(TensorCoreTilesTest, WarpgroupTilesAreWholeRowsOfOneWarpgroup) {
   EXPECT_EQ(config->blockK, 128);
   EXPECT_EQ(config->sharedBytes(1), 2 * 128 * 128);
   EXPECT_EQ(config->stages, 3);
-  // What the warpgroup kernel does not run: an 8-bit B staged K x N (8-bit
-  // wgmma operands are K-major only), TF32 operands, element copies, a
+  // What the warpgroup kernel does not run: an 8-bit or TF32 B staged
+  // K x N (wgmma reads them K-major only), element copies, a
   // ragged M where C is read.
   MatmulTileProblem byteKN = ffn;
   byteKN.elementBytes = 1;
@@ -397,6 +397,12 @@ TEST(TensorCoreTilesTest, WarpgroupTilesAreWholeRowsOfOneWarpgroup) {
   MatmulTileProblem tf32 = ffn;
   tf32.elementBytes = 4;
   EXPECT_FALSE(selectWarpgroupTiles(h100, tf32));
+  // TF32 with B staged N x K: BK = 32, the same bytes per stage.
+  tf32.stagesBAsNK = true;
+  config = selectWarpgroupTiles(h100, tf32);
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->blockK, 32);
+  EXPECT_EQ(config->sharedBytes(4), 2 * 128 * 32 * 4);
   MatmulTileProblem anyK = ffn;
   anyK.anyK = true;
   EXPECT_FALSE(selectWarpgroupTiles(h100, anyK));

@@ -96,7 +96,8 @@ constexpr int64_t kRowTilePad = 2;
 constexpr int64_t kWarpgroupRowBytes = 128;
 constexpr int64_t kWarpgroupTileAlignment = 1024;
 constexpr int64_t kWarpgroupRowTilePad = 4;
-/// The bytes of K one wgmma takes (m64nNk16 FP16/BF16, m64nNk32 FP8).
+/// The bytes of K one wgmma takes (m64nNk16 FP16/BF16, m64nNk32 FP8,
+/// m64nNk8 TF32).
 constexpr int64_t kWarpgroupMmaKBytes = 32;
 /// The threads of one warpgroup (four warps), the wgmma's M (64 rows).
 constexpr int64_t kWarpgroupThreads = 128, kWarpgroupM = 64;
@@ -235,14 +236,14 @@ int64_t tensorCoreSharedMemoryLimit(const TargetDescription &target);
 /// Tiles of the warpgroup (wgmma) kernel for `problem` on `target`
 /// (MatmulTileConfig::warpgroup), or std::nullopt when the problem is not
 /// one it runs: FP16/BF16 operands (elementBytes 2) with B staged K x N or
-/// N x K (`stagesBAsNK`), or FP8 operands (elementBytes 1) with B staged
-/// N x K (wgmma reads 8-bit operands K-major only); whole 16-byte copies
+/// N x K (`stagesBAsNK`), or FP8 (elementBytes 1) or TF32 (4) operands with
+/// B staged N x K (wgmma reads them K-major only); whole 16-byte copies
 /// (not `anyK`, K a multiple of 16 bytes, and N of 8 for a K x N B); with
 /// `wholeRows` (a softmax over the columns) only blocks whose BN covers N
 /// (N <= 128). Blocks of 128x128, 128x64, 64x128 or 64x64 (BM a
 /// multiple of the wgmma's 64 rows, BN of a 64-column panel), chosen as
 /// rules 2 and 6 of selectMatmulTiles choose; BK = one 128-byte row (64
-/// FP16/BF16, 128 FP8); the deepest pipeline of at most 4
+/// FP16/BF16, 128 FP8, 32 TF32); the deepest pipeline of at most 4
 /// stages (and ceil(K/BK)) whose shared memory (kernelSharedBytes) fits
 /// tensorCoreSharedMemoryLimit (two blocks per SM): 128x128 blocks take 3
 /// stages of 32 KiB on H100/H200. With `stages` > 0 only that S is tried.

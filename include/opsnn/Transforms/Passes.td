@@ -1811,12 +1811,13 @@ def GPUTensorCoreMatmulPass
     generic path.
 
     With `warpgroup-mma` (what `--opsnn-lower-to-nvvm="chip=sm_90a"`
-    sets) the FP16/BF16 GEMMs and convolutions, and the FP8 ones whose B
-    is stored N x K (an FHWC filter, a weight that
+    sets) the FP16/BF16 GEMMs and convolutions, and the FP8 and TF32 ones
+    whose B is stored N x K (an FHWC filter, attention's K, a weight that
     `--opsnn-transpose-byte-weights` stored N x K), with whole 16-byte
     copies, run on Hopper's warpgroup MMA instead
     (`selectWarpgroupTiles`): one warpgroup of 128 threads per BM x BN
-    block (128 or 64 each), BK = one 128-byte row (64 FP16/BF16, 128 FP8).
+    block (128 or 64 each), BK = one 128-byte row (64 FP16/BF16, 128 FP8,
+    32 TF32).
     The copies
     are the same cp.async pipeline (up to 4 stages), into tiles without
     padding in wgmma's 128-byte swizzled layout (a 16-byte chunk c of row r
@@ -1832,7 +1833,8 @@ def GPUTensorCoreMatmulPass
     for before the next step's copies overwrite a stage). An N x K B is
     read K-major, as A is (8-bit operands have no other layout); upstream
     steps only a K x N B's descriptor, so each wgmma (64 rows x BN x 32
-    bytes of K: m64nBNk16, FP8 m64nBNk32) is an op of its own on
+    bytes of K: m64nBNk16, FP8 m64nBNk32, TF32 m64nBNk8 on descriptors of
+    `tf32` tensors over the f32 tiles) is an op of its own on
     descriptors that start where it reads (A at row 64 i, both at byte
     32 k of their rows), with one accumulator per 64-row slice, and only
     the step's last op waits. The accumulators
@@ -1926,7 +1928,8 @@ def GPUTensorCoreMatmulPass
            "B as TF32 (m16n8k8, 10-bit mantissa); ops carrying the "
            "`opsnn.tf32` attribute are mapped regardless">,
     Option<"warpgroupMma", "warpgroup-mma", "bool", /*default=*/"false",
-           "Run FP16/BF16 GEMMs, and FP8 ones whose B is stored N x K, on "
+           "Run FP16/BF16 GEMMs, and FP8 and TF32 ones whose B is stored "
+           "N x K, on "
            "the warpgroup kernel (wgmma, sm_90a; needs a target whose chip "
            "is sm_90) instead of mma.sync; fixed `tiles` keep the mma.sync "
            "kernel">

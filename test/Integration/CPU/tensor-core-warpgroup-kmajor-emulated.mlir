@@ -7,8 +7,12 @@
 // same layout. Cases: an FP8 1x1 convolution (a GEMM, 256 x 128, with a
 // ragged K = 192 = 1.5 BK) with a bias + ReLU, an FP8 3x3 convolution
 // (K = 288), an E5M2 1x1 convolution with a ragged M (40) and N (48), an
-// FP16 GEMM reading C with a ragged M and N, an FP16 batch of Q K^T, and a
-// BF16 convolution. The FP8 and BF16 inputs are rounded first
+// FP16 GEMM reading C with a ragged M and N, an FP16 batch of Q K^T, a
+// BF16 convolution, and TF32 (f32 marked opsnn.tf32; BK = 32): a GEMM
+// whose weight is stored [out, in] with a ragged M and a convolution. The
+// TF32 operands are truncated to TF32 as wgmma reads them (the 13 low
+// mantissa bits dropped; the reference does the same). The FP8 and BF16
+// inputs are rounded first
 // (arith.truncf, as tensor-core-fp8-emulated.mlir), so the references are
 // exact but for the f32 sums' order. h100 and h200 pick their tiles; then
 // two stages.
@@ -24,10 +28,13 @@
 // REF: out4 = np.einsum('bik,bjk->bij', in10, in11)
 // REF: bf = lambda v: ref.quantize(v, ref.bf16)
 // REF: out5 = ref.conv_nhwc_fhwc(bf(in12), bf(in13))
+// REF: tf = lambda v: (v.astype(np.float32).view(np.uint32) & np.uint32(0xFFFFE000)).view(np.float32).astype(np.float64)
+// REF: out6 = tf(in14) @ tf(in15).T
+// REF: out7 = ref.conv_nhwc_fhwc(tf(in16), tf(in17))
 // TOL: 1e-5
 
 // Every contraction took the warpgroup kernel: A and B tiles of 128-byte
-// rows (128 FP8, 64 FP16/BF16), no fragments.
+// rows (128 FP8, 64 FP16/BF16, 32 TF32), no fragments.
 // CHECK-LABEL: IR Dump After GPUTensorCoreMatmulPass
 // CHECK-NOT: vector.contract
 // CHECK-NOT: linalg.generic {{.*}}"reduction"
@@ -36,6 +43,7 @@
 // CHECK-DAG: memref.alloc() : memref<{{[1-4]}}x{{64|128}}x128xf8E5M2>
 // CHECK-DAG: memref.alloc() : memref<{{[1-4]}}x{{64|128}}x64xf16>
 // CHECK-DAG: memref.alloc() : memref<{{[1-4]}}x{{64|128}}x64xbf16>
+// CHECK-DAG: memref.alloc() : memref<{{[1-4]}}x{{64|128}}x32xf32>
 // CHECK-NOT: vector.contract
 // CHECK-NOT: linalg.generic {{.*}}"reduction"
 // CHECK-NOT: linalg.conv_2d
@@ -55,9 +63,12 @@ func.func @kmajor(%a0f: tensor<1x16x16x192xf32>, %b0f: tensor<128x1x1x192xf32>, 
                   %a2f: tensor<1x5x8x64xf32>, %b2f: tensor<48x1x1x64xf32>,
                   %a3: tensor<200x64xf16>, %b3: tensor<136x64xf16>, %c3: tensor<200x136xf32>,
                   %q: tensor<4x64x64xf16>, %k: tensor<4x128x64xf16>,
-                  %xbf: tensor<2x6x6x64xf32>, %wbf: tensor<64x3x3x64xf32>)
+                  %xbf: tensor<2x6x6x64xf32>, %wbf: tensor<64x3x3x64xf32>,
+                  %at: tensor<100x96xf32>, %bt: tensor<64x96xf32>,
+                  %xt: tensor<2x6x6x32xf32>, %wt: tensor<64x3x3x32xf32>)
     -> (tensor<1x16x16x128xf32>, tensor<2x8x8x64xf32>, tensor<1x5x8x48xf32>,
-        tensor<200x136xf32>, tensor<4x64x128xf32>, tensor<2x4x4x64xf32>) {
+        tensor<200x136xf32>, tensor<4x64x128xf32>, tensor<2x4x4x64xf32>,
+        tensor<100x64xf32>, tensor<2x4x4x64xf32>) {
   %zero = arith.constant 0.0 : f32
 
   // FP8 E4M3 1x1 convolution: a GEMM with a ragged K, bias + ReLU.
@@ -122,7 +133,22 @@ func.func @kmajor(%a0f: tensor<1x16x16x192xf32>, %b0f: tensor<128x1x1x192xf32>, 
   %f5 = linalg.fill ins(%zero : f32) outs(%e5 : tensor<2x4x4x64xf32>) -> tensor<2x4x4x64xf32>
   %p5 = linalg.conv_2d_nhwc_fhwc {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
       ins(%xb, %wb : tensor<2x6x6x64xbf16>, tensor<64x3x3x64xbf16>) outs(%f5 : tensor<2x4x4x64xf32>) -> tensor<2x4x4x64xf32>
-  return %r0, %conv, %p2, %p3, %p4, %p5
+  // TF32: a weight stored [out, in] with a ragged M (100), and a
+  // convolution.
+  %e6 = tensor.empty() : tensor<100x64xf32>
+  %f6 = linalg.fill ins(%zero : f32) outs(%e6 : tensor<100x64xf32>) -> tensor<100x64xf32>
+  %p6 = linalg.generic {indexing_maps = [#a, #bt, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%at, %bt : tensor<100x96xf32>, tensor<64x96xf32>) outs(%f6 : tensor<100x64xf32>) attrs = {opsnn.tf32} {
+  ^bb0(%x6: f32, %y6: f32, %acc: f32):
+    %m = arith.mulf %x6, %y6 : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<100x64xf32>
+  %e7 = tensor.empty() : tensor<2x4x4x64xf32>
+  %f7 = linalg.fill ins(%zero : f32) outs(%e7 : tensor<2x4x4x64xf32>) -> tensor<2x4x4x64xf32>
+  %p7 = linalg.conv_2d_nhwc_fhwc {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>, opsnn.tf32}
+      ins(%xt, %wt : tensor<2x6x6x32xf32>, tensor<64x3x3x32xf32>) outs(%f7 : tensor<2x4x4x64xf32>) -> tensor<2x4x4x64xf32>
+  return %r0, %conv, %p2, %p3, %p4, %p5, %p6, %p7
       : tensor<1x16x16x128xf32>, tensor<2x8x8x64xf32>, tensor<1x5x8x48xf32>, tensor<200x136xf32>,
-        tensor<4x64x128xf32>, tensor<2x4x4x64xf32>
+        tensor<4x64x128xf32>, tensor<2x4x4x64xf32>, tensor<100x64xf32>, tensor<2x4x4x64xf32>
 }
