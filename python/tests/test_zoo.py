@@ -109,6 +109,22 @@ def calibrate(src, model, tmp_path):
     return ranges
 
 
+def hopper_kernels(src, optimize):
+    """`src` through the `optimize` stage and the tensor-core pipeline with
+    sm_90a PTX: its kernels' binaries, checked to be as many as with sm_90
+    PTX (the warpgroup kernel keeps every fill and epilogue it absorbs)."""
+    from opsnn.tools import run_tool
+    binaries = {}
+    for chip in ("sm_90", "sm_90a"):
+        lowered = run_tool("ops-nn-opt", [src, f"--pass-pipeline=builtin.module({optimize},"
+                                          f"opsnn-lower-to-nvvm{{chip={chip} format=ptx "
+                                          "tensor-cores=true})"], "lowering")
+        binaries[chip] = lowered.split("gpu.binary @")[1:]
+    assert len(binaries["sm_90a"]) == len(binaries["sm_90"]), \
+        (len(binaries["sm_90a"]), len(binaries["sm_90"]))
+    return binaries["sm_90a"]
+
+
 def bert_tiny_fp8(tmp_path):
     """The zoo's bert_tiny as MLIR, calibrated (see calibrate), and the
     --opsnn-optimize stage that deploys it in FP8 on an H100: (the ONNX
@@ -174,22 +190,14 @@ def test_bert_fp8_on_fp8_tensor_cores(tmp_path):
 def test_bert_mixed_fp16_on_wgmma(tmp_path):
     from opsnn import api
     from opsnn.cli import onnxruntime_outputs, rel_l2
-    from opsnn.tools import run_tool
     path = zoo.build("bert_tiny", tmp_path)
     mlir, meta = api._load_source(str(path))
     src = tmp_path / "model.mlir"
     src.write_text(mlir)
     optimize = "opsnn-optimize{target=h100 precision=mixed-fp16}"
-    binaries = {}
-    for chip in ("sm_90", "sm_90a"):
-        lowered = run_tool("ops-nn-opt", [src, f"--pass-pipeline=builtin.module({optimize},"
-                                          f"opsnn-lower-to-nvvm{{chip={chip} format=ptx "
-                                          "tensor-cores=true})"], "lowering")
-        binaries[chip] = lowered.split("gpu.binary @")[1:]
-    assert len(binaries["sm_90a"]) == len(binaries["sm_90"]), \
-        (len(binaries["sm_90a"]), len(binaries["sm_90"]))
-    wgmma = [b for b in binaries["sm_90a"] if "wgmma.mma_async" in b]
-    mma = [b for b in binaries["sm_90a"] if "mma.sync" in b]
+    binaries = hopper_kernels(src, optimize)
+    wgmma = [b for b in binaries if "wgmma.mma_async" in b]
+    mma = [b for b in binaries if "mma.sync" in b]
     assert len(wgmma) == 12 and not mma, (len(wgmma), len(mma))
     import onnx
     inputs = zoo.random_inputs(onnx.load(str(path)))
@@ -211,20 +219,12 @@ def test_bert_mixed_fp16_on_wgmma(tmp_path):
 def test_bert_fp8_on_wgmma(tmp_path):
     from opsnn import api
     from opsnn.cli import onnxruntime_outputs, rel_l2
-    from opsnn.tools import run_tool
     path, model, src, meta, optimize = bert_tiny_fp8(tmp_path)
-    binaries = {}
-    for chip in ("sm_90", "sm_90a"):
-        lowered = run_tool("ops-nn-opt", [src, f"--pass-pipeline=builtin.module({optimize},"
-                                          f"opsnn-lower-to-nvvm{{chip={chip} format=ptx "
-                                          "tensor-cores=true})"], "lowering")
-        binaries[chip] = lowered.split("gpu.binary @")[1:]
-    assert len(binaries["sm_90a"]) == len(binaries["sm_90"]), \
-        (len(binaries["sm_90a"]), len(binaries["sm_90"]))
-    wgmma = [b for b in binaries["sm_90a"] if "wgmma.mma_async" in b]
+    binaries = hopper_kernels(src, optimize)
+    wgmma = [b for b in binaries if "wgmma.mma_async" in b]
     e4m3 = [b for b in wgmma if ".e4m3.e4m3" in b]
     tf32 = [b for b in wgmma if ".tf32.tf32" in b]
-    mma = [b for b in binaries["sm_90a"] if "mma.sync" in b]
+    mma = [b for b in binaries if "mma.sync" in b]
     assert len(e4m3) == 8 and len(tf32) == 2 and len(wgmma) == 10 and len(mma) == 2, \
         (len(e4m3), len(tf32), len(wgmma), len(mma))
     inputs = zoo.random_inputs(model)
