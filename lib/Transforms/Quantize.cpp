@@ -282,8 +282,8 @@ private:
   /// reading it shares: Q, K and V projections then read one input, and
   /// --opsnn-fuse-sibling-contractions can stack them (INT8's quant.qcast
   /// and quant.scast are shared likewise: rewriteInt8). Before the reshapes
-  /// the op has its
-  /// producer's loops, so a LayerNorm's row kernel can absorb it.
+  /// the op has its producer's loops, so a LayerNorm's row kernel can
+  /// absorb it.
   Value quantizeActivationToFP8(Value activation, double scale);
   /// The rewrites; they return the f32 value replacing the op's result.
   Value rewriteInt8(linalg::LinalgOp op, DenseElementsAttr weights,

@@ -431,6 +431,18 @@ private:
   void forEachSlot(Value tid, int64_t count,
                    llvm::function_ref<void(Value)> body);
 
+  /// The columns a thread takes at once in a row-tile walk
+  /// (forEachColumnPair): 2, or 1 for an odd N.
+  int64_t columnPairWidth() const { return mm.n % 2 ? 1 : 2; }
+
+  /// Calls `body(r, c)` for thread `tid`'s pairs of columns (single columns
+  /// for an odd N; see columnPairWidth) among the first `columns` of the
+  /// block's rows of the row tile, in row-major order: slot s is row
+  /// s / (columns / width), column width * (s mod that). Adjacent threads
+  /// take adjacent columns: conflict-free shared reads, coalesced stores.
+  void forEachColumnPair(Value tid, int64_t columns,
+                         llvm::function_ref<void(Value, Value)> body);
+
   /// Calls `body(slot, r, part, row)` for thread `tid`'s row parts whose
   /// row (bm0 + r) is below M.
   void

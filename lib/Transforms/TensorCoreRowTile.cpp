@@ -90,12 +90,9 @@ void KernelBuilder::emitRowPartSums(Value tid, Value bm0, Value rowTile,
 void KernelBuilder::emitNormalizedRows(Value tid, Value bm0, Value rowTile,
                                        Value partials) {
   const TensorCoreEpilogue &ep = mm.epilogue;
-  int64_t width = mm.n % 2 ? 1 : 2;
-  int64_t chunks = mm.n / width;
+  int64_t width = columnPairWidth();
   auto type = VectorType::get({width}, b.getF32Type());
-  forEachSlot(tid, cfg.blockM * chunks, [&](Value slot) {
-    Value r = div(slot, chunks);
-    Value col = mul(rem(slot, chunks), width);
+  forEachColumnPair(tid, mm.n, [&](Value r, Value col) {
     Value row = add(bm0, r);
     auto rowBody = [&] {
       Value e = vector::LoadOp::create(
@@ -115,14 +112,11 @@ void KernelBuilder::emitNormalizedRows(Value tid, Value bm0, Value rowTile,
 void KernelBuilder::emitRowTileEpilogue(Value tid, Value bm0, Value bn0,
                                         Value rowTile) {
   const TensorCoreEpilogue &ep = mm.epilogue;
-  int64_t width = mm.n % 2 ? 1 : 2;
-  int64_t chunks = cfg.blockN / width;
+  int64_t width = columnPairWidth();
   auto type = VectorType::get({width}, mm.accumulatorType());
   // C's rows, like the row tile's, start at even columns for an even N.
   llvm::MaybeAlign align = copyAlignment(width * 4);
-  forEachSlot(tid, cfg.blockM * chunks, [&](Value slot) {
-    Value r = div(slot, chunks);
-    Value c = mul(rem(slot, chunks), width);
+  forEachColumnPair(tid, cfg.blockN, [&](Value r, Value c) {
     Value row = add(bm0, r), col = add(bn0, c);
     auto store = [&] {
       Value v = vector::LoadOp::create(b, loc, type, rowTile, ValueRange{r, c},
@@ -204,6 +198,15 @@ void KernelBuilder::zeroRowTile(Value acc) {
     forEachIndex(cfg.blockN, [&](Value n) {
       memref::StoreOp::create(b, loc, zero, acc, ValueRange{r, n});
     });
+  });
+}
+
+void KernelBuilder::forEachColumnPair(
+    Value tid, int64_t columns, llvm::function_ref<void(Value, Value)> body) {
+  int64_t width = columnPairWidth();
+  int64_t chunks = columns / width;
+  forEachSlot(tid, cfg.blockM * chunks, [&](Value slot) {
+    body(div(slot, chunks), mul(rem(slot, chunks), width));
   });
 }
 

@@ -125,18 +125,24 @@ def hopper_kernels(src, optimize):
     return binaries["sm_90a"]
 
 
-def bert_tiny_fp8(tmp_path):
-    """The zoo's bert_tiny as MLIR, calibrated (see calibrate), and the
-    --opsnn-optimize stage that deploys it in FP8 on an H100: (the ONNX
-    path, the model, the MLIR source, its metadata, the stage)."""
+def calibrated_zoo_model(name, tmp_path):
+    """The zoo's model `name` as MLIR, calibrated (see calibrate): (the ONNX
+    path, the model, the MLIR source, its metadata, the ranges file)."""
     import onnx
     from opsnn import api
-    path = zoo.build("bert_tiny", tmp_path)
+    path = zoo.build(name, tmp_path)
     model = onnx.load(str(path))
     mlir, meta = api._load_source(str(path))
     src = tmp_path / "model.mlir"
     src.write_text(mlir)
-    ranges = calibrate(src, model, tmp_path)
+    return path, model, src, meta, calibrate(src, model, tmp_path)
+
+
+def bert_tiny_fp8(tmp_path):
+    """bert_tiny (calibrated_zoo_model) and the --opsnn-optimize stage that
+    deploys it in FP8 on an H100: (the ONNX path, the model, the MLIR
+    source, its metadata, the stage)."""
+    path, model, src, meta, ranges = calibrated_zoo_model("bert_tiny", tmp_path)
     return path, model, src, meta, f"opsnn-optimize{{target=h100 precision=fp8 calibration={ranges}}}"
 
 
@@ -242,15 +248,8 @@ def test_bert_fp8_on_wgmma(tmp_path):
 # a quantizing kernel per padded convolution; INT8 21, then 12 while a
 # block output read padded and unpadded was quantized twice).
 def test_resnet_fp8_pads_the_codes(tmp_path):
-    import onnx
-    from opsnn import api
     from opsnn.tools import run_tool
-    path = zoo.build("resnet_tiny", tmp_path)
-    model = onnx.load(str(path))
-    mlir, meta = api._load_source(str(path))
-    src = tmp_path / "model.mlir"
-    src.write_text(mlir)
-    ranges = calibrate(src, model, tmp_path)
+    _, _, src, _, ranges = calibrated_zoo_model("resnet_tiny", tmp_path)
     kernels = {}
     for precision in ("mixed-fp16", f"fp8 calibration={ranges}",
                       f"int8 calibration={ranges}"):
