@@ -36,6 +36,7 @@
 #include "TensorCoreEpilogue.h"
 #include "TensorCoreKernelBuilder.h"
 #include "TensorCoreMmaTypes.h"
+#include "TensorCoreWarpgroupMma.h"
 #include "VectorAccessAlignment.h"
 #include "opsnn/Target/TargetDescription.h"
 #include "opsnn/Target/TensorCoreTiles.h"
@@ -310,7 +311,7 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
   b.setInsertionPointToStart(&launch.getBody().front());
   if (mm.batch > 1)
     kb.bindBatch(launch.getBlockIds().z);
-  Value sA, sB, fragA, fragB, rowTile, rowPartials;
+  Value sA, sB, fragA, fragB, rowTile, rowTileF32, rowPartials;
   // Byte buffers and the offsets of A and B in them.
   Value bufferA, bufferB, offsetA = kb.cst(0), offsetB = kb.cst(0);
   auto view = [&](Value buffer, Value offset, MemRefType type) -> Value {
@@ -343,13 +344,21 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
     }
     sA = fragA = view(bufferA, offsetA, typeA);
     sB = fragB = view(bufferB, offsetB, typeB);
-    if (warpgroup && !wholeRows)
-      rowTile = view(
-          bufferA, offsetA,
-          MemRefType::get({cfg.blockM, cfg.blockN + kWarpgroupRowTilePad},
-                          b.getF32Type(), MemRefLayoutAttrInterface(), shared));
+    if (warpgroup && !wholeRows) {
+      // The accumulators' row tile; for INT8 nvgpu's store writes i32 bits
+      // through an f32 view (storeWarpgroupSlice).
+      auto rowTileOf = [&](Type type) {
+        return view(
+            bufferA, offsetA,
+            MemRefType::get({cfg.blockM, cfg.blockN + kWarpgroupRowTilePad},
+                            type, MemRefLayoutAttrInterface(), shared));
+      };
+      rowTile = rowTileOf(mm.accumulatorType());
+      rowTileF32 = mm.isInt8() ? rowTileOf(b.getF32Type()) : rowTile;
+    }
     if (wholeRows) {
       std::tie(rowTile, rowPartials) = rowTileViews(kb, b, loc, bufferA);
+      rowTileF32 = rowTile;
       // The warpgroup kernel normalizes its rows below; the mma.sync one
       // after the nvgpu conversion (emitWholeRowsEpilogue).
       if (!warpgroup)
@@ -371,6 +380,8 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
   MLIRContext *ctx = b.getContext();
   // A B staged N x K is read K-major: one accumulator per 64-row slice of
   // the block (see computeStep); a K x N B: one for the whole block.
+  // Its accumulators are the registers of wgmma's D, issued as NVVM ops
+  // (TensorCoreWarpgroupMma.h).
   bool kMajorB = warpgroup && mm.stagesBAsNK();
   int64_t accumulatorRows = kMajorB ? kWarpgroupM : cfg.blockM;
   auto accumulatorType = nvgpu::WarpgroupAccumulatorType::get(
@@ -378,10 +389,13 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
   // The warpgroup's accumulators start at zero: the epilogue adds C's fill
   // (or C) as it reads them back.
   SmallVector<Value> accs;
-  if (warpgroup)
-    for (int64_t i = 0; i < cfg.blockM / accumulatorRows; ++i)
-      accs.push_back(nvgpu::WarpgroupMmaInitAccumulatorOp::create(
-          b, loc, accumulatorType));
+  if (kMajorB)
+    for (int64_t i = 0; i < cfg.blockM / kWarpgroupM; ++i)
+      accs.push_back(
+          zeroWarpgroupSlice(b, loc, mm.accumulatorType(), cfg.blockN));
+  else if (warpgroup)
+    accs.push_back(
+        nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accumulatorType));
   else
     accs = kb.loadAccumulators(row0, col0);
   // One K step on stage `stage`: the warps' fragments, or the warpgroup's
@@ -449,32 +463,26 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
           iterAccs.front())};
     }
     // B staged N x K (BN rows of BK, swizzled as A is) is read K-major, as
-    // wgmma reads A: no transpose (8-bit operands have none). Upstream
-    // steps a non-transposed B's descriptor by whole K x N rows, so each
-    // wgmma (64 rows x BN x kWarpgroupMmaKBytes of K) gets an op of its
-    // own on descriptors that start where it reads: A's slice i at row
-    // 64 i, both at byte 32 k of their 128-byte rows (the swizzle applies
-    // to the address, as it does when upstream steps A). Only the last op
-    // of the step waits, for all of them.
+    // wgmma reads A: no transpose (8-bit operands have none). Each wgmma
+    // (64 rows x BN x kWarpgroupMmaKBytes of K) reads from descriptors
+    // that start where it reads: A's slice i at row 64 i, both at byte
+    // 32 k of their 128-byte rows (the swizzle applies to the address, as
+    // it does when upstream steps A). The step's wgmmas are one group,
+    // fenced, committed and waited for once.
     int64_t mmaK = kWarpgroupMmaKBytes / kb.elementBytes();
-    int64_t slices = cfg.blockM / kWarpgroupM;
-    int64_t ops = slices * (cfg.blockK / mmaK), issued = 0;
-    SmallVector<Value> next(iterAccs);
+    SmallVector<WarpgroupMmaIssue> issues;
     for (int64_t kk = 0; kk < cfg.blockK / mmaK; ++kk) {
       int64_t kBytes = kk * kWarpgroupMmaKBytes;
       Value descB = descriptor(bufferB, offsetB, stageBytesB, kBytes, mmaK,
                                cfg.blockN, cfg.blockN);
-      for (int64_t i = 0; i < slices; ++i) {
-        Value descA = descriptor(bufferA, offsetA, stageBytesA,
-                                 i * kWarpgroupM * bytesPerRow + kBytes,
-                                 kWarpgroupM, mmaK, kWarpgroupM);
-        uint64_t waitGroup = ++issued == ops ? 0 : ops - 1;
-        next[i] = nvgpu::WarpgroupMmaOp::create(
-            b, loc, accumulatorType, descA, descB, waitGroup,
-            /*transposeA=*/nullptr, /*transposeB=*/nullptr, next[i]);
-      }
+      for (int64_t i = 0; i < cfg.blockM / kWarpgroupM; ++i)
+        issues.push_back({descriptor(bufferA, offsetA, stageBytesA,
+                                     i * kWarpgroupM * bytesPerRow + kBytes,
+                                     kWarpgroupM, mmaK, kWarpgroupM),
+                          descB, i});
     }
-    return next;
+    return emitWarpgroupMmaGroup(b, loc, mm.elementType, cfg.blockN, issues,
+                                 iterAccs);
   };
   // After the copies of a step landed: the warpgroup kernel's fence makes
   // them (generic-proxy writes) visible to wgmma's async-proxy reads; then
@@ -587,10 +595,14 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
     gpu::BarrierOp::create(b, loc);
     for (auto [i, result] : llvm::enumerate(results)) {
       Value product = memref::SubViewOp::create(
-          b, loc, rowTile, ArrayRef<int64_t>{int64_t(i) * accumulatorRows, 0},
+          b, loc, rowTileF32,
+          ArrayRef<int64_t>{int64_t(i) * accumulatorRows, 0},
           ArrayRef<int64_t>{accumulatorRows, cfg.blockN},
           ArrayRef<int64_t>{1, 1});
-      nvgpu::WarpgroupMmaStoreOp::create(b, loc, result, product);
+      if (kMajorB)
+        storeWarpgroupSlice(b, loc, result, product);
+      else
+        nvgpu::WarpgroupMmaStoreOp::create(b, loc, result, product);
     }
     gpu::BarrierOp::create(b, loc);
     if (wholeRows) {
@@ -689,7 +701,7 @@ static void buildCPUEmulation(OpBuilder &b, Location loc,
     rowTile = memref::AllocOp::create(
         b, loc,
         MemRefType::get({cfg.blockM, cfg.blockN + kWarpgroupRowTilePad},
-                        b.getF32Type()));
+                        mm.accumulatorType()));
   Value c0 = kb.cst(0), c1 = kb.cst(1);
   // The warpgroup has no warp fragments: the warps' loops below are empty.
   int64_t warps = warpgroup ? 0 : cfg.numWarps(), frags = kb.fragsPerWarp();
@@ -1096,9 +1108,10 @@ struct GPUTensorCoreMatmulPass
 
   /// Whether `mm` takes the warpgroup kernel: `warpgroup-mma` on, the
   /// heuristic's tiles (no fixed `tiles`), cp.async copies (the GPU form
-  /// with to-nvgpu, or its CPU emulation), FP16/BF16, FP8 or TF32 (f32)
-  /// operands copied in whole 16-byte chunks, B stored K x N (FP16/BF16) or
-  /// N x K (not transposed while it is copied; FP8 and TF32 only so); a
+  /// with to-nvgpu, or its CPU emulation), FP16/BF16, FP8, INT8 or TF32
+  /// (f32) operands copied in whole 16-byte chunks, B stored K x N
+  /// (FP16/BF16) or N x K (not transposed while it is copied; FP8, INT8 and
+  /// TF32 only so); a
   /// softmax epilogue only on a fill of
   /// zero (the warpgroup's accumulators start at zero, and the softmax's
   /// rows are normalized in place, with no fill added).
@@ -1107,7 +1120,7 @@ struct GPUTensorCoreMatmulPass
     auto zeroFill = dyn_cast_or_null<FloatAttr>(mm.epilogue.init);
     return warpgroupMma && tiles.empty() && (toNVGPU || emulateOnCPU) &&
            (type.isF16() || type.isBF16() || type.isF32() ||
-            isTensorCoreFP8Type(type)) &&
+            type.isInteger(8) || isTensorCoreFP8Type(type)) &&
            (!mm.stagesBAsNK() || mm.bTransposed) &&
            (!type.isF32() || mm.bTransposed) && !mm.aElementCopies &&
            !mm.bElementCopies &&

@@ -145,13 +145,15 @@ BufferAccess BufferAccessAnalysis::accessOf(Operation *op, Value buffer) {
     // nvvm.mma.sync (a BF16 fragment product: rewriteBF16MmaSync) works on
     // registers only, but declares no effects; so do the warpgroup
     // kernel's accumulators, and its wgmma reads only the (workgroup) tiles
-    // its descriptors name. Its proxy fence, like a barrier, orders
-    // accesses without making any.
+    // its descriptors name. Its fences (the proxy fence, wgmma's), like a
+    // barrier, order accesses without making any; so do wgmma's commit and
+    // wait.
     if (nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
         isa<gpu::BarrierOp, nvgpu::DeviceAsyncCreateGroupOp,
             nvgpu::DeviceAsyncWaitOp, NVVM::MmaOp, NVVM::FenceProxyOp,
-            nvgpu::WarpgroupMmaOp, nvgpu::WarpgroupMmaInitAccumulatorOp>(
-            nested))
+            nvgpu::WarpgroupMmaOp, nvgpu::WarpgroupMmaInitAccumulatorOp,
+            NVVM::WgmmaMmaAsyncOp, NVVM::WgmmaFenceAlignedOp,
+            NVVM::WgmmaGroupSyncAlignedOp, NVVM::WgmmaWaitGroupSyncOp>(nested))
       return WalkResult::advance();
     if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(nested)) {
       record(MemoryEffects::Read::get(), copy.getSrc());

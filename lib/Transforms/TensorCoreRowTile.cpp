@@ -109,6 +109,15 @@ void KernelBuilder::emitNormalizedRows(Value tid, Value bm0, Value rowTile,
   });
 }
 
+/// Whether `attr` is a float or integer zero (a fill that adds nothing).
+static bool isZeroAttr(TypedAttr attr) {
+  if (auto value = dyn_cast<FloatAttr>(attr))
+    return value.getValue().isZero();
+  if (auto value = dyn_cast<IntegerAttr>(attr))
+    return value.getValue().isZero();
+  return false;
+}
+
 void KernelBuilder::emitRowTileEpilogue(Value tid, Value bm0, Value bn0,
                                         Value rowTile) {
   const TensorCoreEpilogue &ep = mm.epilogue;
@@ -123,15 +132,16 @@ void KernelBuilder::emitRowTileEpilogue(Value tid, Value bm0, Value bn0,
                                        /*nontemporal=*/false, align);
       Value start;
       if (TypedAttr init = ep.init) {
-        auto value = dyn_cast<FloatAttr>(init);
-        if (!value || !value.getValue().isZero())
+        if (!isZeroAttr(init))
           start = arith::ConstantOp::create(
               b, loc, type, DenseElementsAttr::get(type, Attribute(init)));
       } else {
         start = vector::LoadOp::create(b, loc, type, mm.c, ValueRange{row, col},
                                        /*nontemporal=*/false, align);
       }
-      if (start)
+      if (start && mm.isInt8())
+        v = arith::AddIOp::create(b, loc, start, v);
+      else if (start)
         v = arith::AddFOp::create(b, loc, start, v);
       if (!ep.hasStages() || ep.storeProduct)
         vector::StoreOp::create(b, loc, v, mm.c, ValueRange{row, col},
@@ -151,6 +161,7 @@ void KernelBuilder::emitRowTileEpilogue(Value tid, Value bm0, Value bn0,
 void KernelBuilder::warpgroupStepOnCPU(Value stage, Value sA, Value sB,
                                        Value acc) {
   Type f32 = b.getF32Type();
+  bool integer = mm.isInt8();
   forEachIndex(cfg.blockM, [&](Value r) {
     forEachIndex(cfg.blockN, [&](Value n) {
       Value start = memref::LoadOp::create(b, loc, acc, ValueRange{r, n});
@@ -160,8 +171,13 @@ void KernelBuilder::warpgroupStepOnCPU(Value stage, Value sA, Value sB,
             OpBuilder::InsertionGuard guard(b);
             b.setInsertionPoint(nested.getInsertionBlock(),
                                 nested.getInsertionPoint());
+            // An operand as wgmma reads it: i8 as i32, f32 as TF32, the
+            // other floats as f32.
             auto element = [&](Value tile, SmallVector<Value> indices) {
               Value x = memref::LoadOp::create(b, loc, tile, indices);
+              if (integer)
+                return arith::ExtSIOp::create(b, loc, b.getI32Type(), x)
+                    .getResult();
               if (x.getType().isF32())
                 return truncateToTF32(x);
               return arith::ExtFOp::create(b, loc, f32, x).getResult();
@@ -171,8 +187,14 @@ void KernelBuilder::warpgroupStepOnCPU(Value stage, Value sA, Value sB,
                 mm.stagesBAsNK()
                     ? element(sB, swizzledIndices(stage, n, k, cfg.blockN))
                     : element(sB, swizzledIndices(stage, k, n, cfg.blockK));
-            Value sum = arith::AddFOp::create(
-                b, loc, carried.front(), arith::MulFOp::create(b, loc, x, y));
+            Value sum =
+                integer
+                    ? arith::AddIOp::create(b, loc, carried.front(),
+                                            arith::MulIOp::create(b, loc, x, y))
+                          .getResult()
+                    : arith::AddFOp::create(b, loc, carried.front(),
+                                            arith::MulFOp::create(b, loc, x, y))
+                          .getResult();
             scf::YieldOp::create(b, loc, sum);
           });
       memref::StoreOp::create(b, loc, kLoop.getResult(0), acc,
@@ -193,7 +215,8 @@ Value KernelBuilder::truncateToTF32(Value x) {
 }
 
 void KernelBuilder::zeroRowTile(Value acc) {
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+  Type type = cast<MemRefType>(acc.getType()).getElementType();
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
   forEachIndex(cfg.blockM, [&](Value r) {
     forEachIndex(cfg.blockN, [&](Value n) {
       memref::StoreOp::create(b, loc, zero, acc, ValueRange{r, n});

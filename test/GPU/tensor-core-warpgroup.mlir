@@ -2,15 +2,18 @@
 // --opsnn-lower-to-nvvm="chip=sm_90a" runs FP16/BF16 GEMMs on
 // nvgpu.warpgroup.mma (wgmma.mma_async m64nNk16) over tiles that cp.async
 // copies into the 128-byte swizzled layout, fenced for the async proxy; B
-// stored K x N is read transposed, B stored N x K (an FHWC filter) K-major
-// as A is, and so is an FP8 B stored N x K (m64nNk32 .e4m3, one op per
-// 64-row slice and 32 bytes of K). ptxas for sm_90a assembles them without
-// spills. TF32 with B stored N x K (m64nNk8 .tf32, the descriptors of
-// tf32 tensors over f32 tiles) too. Attention's scores with their softmax (K stored N x K, a fill of
-// zero) run on it too, the softmax over its row tile. What the kernel does
-// not take (i8, TF32, an FP8 B stored K x N,
-// which is transposed while it is copied) keeps mma.sync; chip=sm_90 is the
-// mma.sync kernel throughout; the option needs an sm_90 target.
+// stored K x N is read transposed. B stored N x K (an FHWC filter, a
+// weight stored [out, in]) is read K-major as A is, by NVVM's own wgmma
+// ops, one per 64-row slice and 32 bytes of K, one fence, commit and wait
+// per K step: FP16/BF16, FP8 (m64nNk32 .e4m3), TF32 (m64nNk8 .tf32, the
+// descriptors of tf32 tensors over f32 tiles) and INT8 (m64nNk32
+// .s32.s8.s8, its accumulators stored to an i32 row tile). ptxas for
+// sm_90a assembles them without spills. Attention's scores with their
+// softmax (K stored N x K, a fill of zero) run on it too, the softmax over
+// its row tile. What the kernel does not take (an 8-bit B stored K x N,
+// which is transposed while it is copied; TF32 with B K x N) keeps
+// mma.sync; chip=sm_90 is the mma.sync kernel throughout; the option needs
+// an sm_90 target.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_90a tensor-cores=true" | %ptxas_check --arch sm_90a --ptx-dir %t | FileCheck %s --check-prefix=PTXAS
 // RUN: FileCheck %s --input-file=%t/gemm_f16_kernel.ptx --check-prefix=F16
@@ -23,14 +26,15 @@
 // RUN: FileCheck %s --input-file=%t/gemm_fp8_kn_kernel.ptx --check-prefix=FP8KN
 // RUN: FileCheck %s --input-file=%t/scores_softmax_kernel.ptx --check-prefix=SOFTMAX
 // RUN: FileCheck %s --input-file=%t/gemm_tf32_nk_kernel.ptx --check-prefix=TF32NK
+// RUN: FileCheck %s --input-file=%t/conv_i8_nk_kernel.ptx --check-prefix=I8NK
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_90 tensor-cores=true" | FileCheck %s --check-prefix=HOPPER-MMA
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=h100 warpgroup-mma=true" --canonicalize | FileCheck %s
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=h100 warpgroup-mma=true stages=2" --canonicalize | FileCheck %s --check-prefix=S2
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=h100 warpgroup-mma=true tiles=64,64,32,32,32" --canonicalize | FileCheck %s --check-prefix=TILES
 // RUN: not ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=a100 warpgroup-mma=true" 2>&1 | FileCheck %s --check-prefix=BADTARGET
 
-// Nine kernels, every one assembled for sm_90a without spills.
-// PTXAS-COUNT-9: OK {{.*}} sm_90a: {{[0-9]+}} registers, {{.*}} 0 B spill stores, 0 B spill loads, 0 B stack
+// Ten kernels, every one assembled for sm_90a without spills.
+// PTXAS-COUNT-10: OK {{.*}} sm_90a: {{[0-9]+}} registers, {{.*}} 0 B spill stores, 0 B spill loads, 0 B stack
 // PTXAS-NOT: FAIL
 
 // The f16 GEMM with its bias + ReLU + f16 cast epilogue: 128x128 blocks of
@@ -57,8 +61,19 @@
 // CONV: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 // CONV-NOT: mma.sync
 // FP8NK-NOT: mma.sync
-// FP8NK: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {{{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1;
+// FP8NK: wgmma.fence.sync.aligned;
+// FP8NK-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {{{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1;
+// FP8NK: wgmma.commit_group.sync.aligned;
+// FP8NK-NEXT: wgmma.wait_group.sync.aligned{{[[:space:]]+}}0;
 // FP8NK-NOT: mma.sync
+// INT8 with a filter stored FHWC: 64x64 blocks, 4 wgmmas per K step (128
+// bytes), saturating as the mma.sync kernel's.
+// I8NK-NOT: mma.sync
+// I8NK: wgmma.fence.sync.aligned;
+// I8NK-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8.satfinite {{{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p;
+// I8NK: wgmma.commit_group.sync.aligned;
+// I8NK-NEXT: wgmma.wait_group.sync.aligned{{[[:space:]]+}}0;
+// I8NK-NOT: mma.sync
 // BERT-base's scores (128 keys: BN = 128 covers the rows), 4 k16 wgmmas
 // per 64-wide K step; the softmax's exp in the same kernel.
 // SOFTMAX-NOT: mma.sync
@@ -68,7 +83,8 @@
 // TF32NK-NOT: mma.sync
 // TF32NK-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32
 // TF32NK-NOT: mma.sync
-// The i8, TF32 and FP8 K x N kernels: mma.sync.
+// The i8, TF32 and FP8 K x N kernels: mma.sync (an 8-bit B is transposed
+// while it is copied).
 // FP8KN-NOT: wgmma
 // FP8KN: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
 // I8-NOT: wgmma
@@ -117,21 +133,31 @@
 // CHECK-LABEL: func.func @gemm_i8
 // CHECK-NOT: nvgpu.warpgroup
 // CHECK: nvgpu.mma.sync
-// An N x K B: per K step, one op per 64-row slice and 32 bytes of K (2 x 4
-// for FP8's 128-byte rows), each on descriptors of where it reads, B not
-// transposed; only the last waits.
+// An N x K B: per K step, one nvvm.wgmma.mma_async per 64-row slice and
+// 32 bytes of K (2 x 4 for FP8's 128-byte rows), each on descriptors of
+// where it reads, B K-major (col); one fence before them, one commit and
+// one wait after. The accumulators are wgmma's D registers, one struct per
+// slice, stored through nvgpu's store.
 // CHECK-LABEL: func.func @conv_fhwc
 // CHECK-NOT: nvgpu.mma.sync
-// CHECK-COUNT-4: nvgpu.warpgroup.mma {{.*}} {waitGroup = {{3|0}} : i64}
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+// CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK-NOT: nvgpu.mma.sync
 // CHECK-LABEL: func.func @gemm_fp8_nk
-// CHECK-COUNT-2: nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x128xf32>>
-// CHECK: scf.for
+// CHECK-NOT: nvgpu.warpgroup.mma.init.accumulator
+// CHECK: %[[ZERO:.*]] = llvm.mlir.zero : !llvm.struct<(f32,
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]],
 // CHECK: nvgpu.warpgroup.generate.descriptor {{.*}} : memref<32x128xf8E4M3FN, #gpu.address_space<workgroup>>, <tensor = memref<128x128xf8E4M3FN, #gpu.address_space<workgroup>>, swizzle = swizzle_128b,
 // CHECK: nvgpu.warpgroup.generate.descriptor {{.*}} : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>, <tensor = memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>, swizzle = swizzle_128b,
-// CHECK-COUNT-7: nvgpu.warpgroup.mma {{.*}} {waitGroup = 7 : i64}
-// CHECK: nvgpu.warpgroup.mma {{.*}} {waitGroup = 0 : i64}
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>]
+// CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NOT: nvvm.wgmma
 // CHECK: gpu.barrier
+// CHECK: builtin.unrealized_conversion_cast {{.*}} to !nvgpu.warpgroup.accumulator<fragmented = vector<64x128xf32>>
 // CHECK: nvgpu.warpgroup.mma.store {{.*}} to memref<64x128xf32, strided<[132, 1]>, #gpu.address_space<workgroup>>
 // CHECK: nvgpu.warpgroup.mma.store {{.*}} to memref<64x128xf32, strided<[132, 1], offset: 8448>, #gpu.address_space<workgroup>>
 // CHECK-LABEL: func.func @gemm_fp8_kn
@@ -141,9 +167,9 @@
 // its accumulators are stored there.
 // CHECK-LABEL: func.func @gemm_tf32_nk
 // CHECK: nvgpu.warpgroup.generate.descriptor {{.*}} : memref<8x64xf32, #gpu.address_space<workgroup>>, {{.*}} -> <tensor = memref<8x64xtf32, #gpu.address_space<workgroup>>>
-// CHECK: nvgpu.warpgroup.mma
+// CHECK: nvvm.wgmma.mma_async {{.*}} D[<f32>, <one>], A[<tf32>, <one>, <row>], B[<tf32>, <one>, <col>]
 // CHECK-LABEL: func.func @scores_softmax
-// CHECK: nvgpu.warpgroup.mma
+// CHECK: nvvm.wgmma.mma_async
 // CHECK: nvgpu.warpgroup.mma.store {{.*}} to memref<64x128xf32, strided<[130, 1]>, #gpu.address_space<workgroup>>
 // CHECK: gpu.barrier
 // CHECK: arith.maxnumf
@@ -152,6 +178,22 @@
 // CHECK: gpu.barrier
 // CHECK: arith.divf
 // CHECK-NOT: linalg.softmax
+// INT8: s32 accumulators, their bits stored through an f32 view of the
+// row tile and read back through an i32 one by the dequantizing epilogue.
+// CHECK-LABEL: func.func @conv_i8_nk
+// CHECK: %[[ZERO:.*]] = llvm.mlir.zero : !llvm.struct<(i32,
+// CHECK: %[[I32TILE:.*]] = memref.view {{.*}} to memref<64x68xi32, #gpu.address_space<workgroup>>
+// CHECK: %[[F32TILE:.*]] = memref.view {{.*}} to memref<64x68xf32, #gpu.address_space<workgroup>>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]],
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 32>, D[<s32>, <one>, <satfinite>], A[<s8>, <one>, <row>], B[<s8>, <one>, <col>]
+// CHECK: memref.subview %[[F32TILE]]
+// CHECK: llvm.bitcast {{.*}} : i32 to f32
+// CHECK: nvgpu.warpgroup.mma.store
+// CHECK: vector.load %[[I32TILE]]{{.*}} vector<2xi32>
+// CHECK: arith.sitofp {{.*}} : vector<2xi32> to vector<2xf32>
+// CHECK: arith.maximumf
+// CHECK: vector.store {{.*}} : memref<2048x512xf32>, vector<2xf32>
 
 // A forced depth; fixed tiles are the mma.sync kernel's.
 // S2-LABEL: func.func @gemm_f16
@@ -270,4 +312,24 @@ func.func @scores_softmax(%q: tensor<1x12x128x64xf16>, %k: tensor<1x12x128x64xf1
     linalg.yield %h : f16
   } -> tensor<1x12x128x128xf16>
   return %p : tensor<1x12x128x128xf16>
+}
+
+func.func @conv_i8_nk(%x: tensor<1x32x64x256xi8>, %w: tensor<512x1x1x256xi8>) -> tensor<1x32x64x512xf32> {
+  %zero = arith.constant 0 : i32
+  %fzero = arith.constant 0.0 : f32
+  %scale = arith.constant 0.01 : f32
+  %e = tensor.empty() : tensor<1x32x64x512xi32>
+  %acc = linalg.fill ins(%zero : i32) outs(%e : tensor<1x32x64x512xi32>) -> tensor<1x32x64x512xi32>
+  %c = linalg.conv_2d_nhwc_fhwc ins(%x, %w : tensor<1x32x64x256xi8>, tensor<512x1x1x256xi8>) outs(%acc : tensor<1x32x64x512xi32>) -> tensor<1x32x64x512xi32>
+  %ef = tensor.empty() : tensor<1x32x64x512xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c : tensor<1x32x64x512xi32>) outs(%ef : tensor<1x32x64x512xf32>) {
+  ^bb0(%v: i32, %o: f32):
+    %f = arith.sitofp %v : i32 to f32
+    %s = arith.mulf %f, %scale : f32
+    %m = arith.maximumf %s, %fzero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x32x64x512xf32>
+  return %r : tensor<1x32x64x512xf32>
 }

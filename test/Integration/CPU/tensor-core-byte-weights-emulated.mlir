@@ -2,9 +2,11 @@
 // --opsnn-transpose-byte-weights: one that the importer's contraction reads
 // K before N (x[b, s, k] * w[k, h, e], INT8) is stored [h, e, k], an HWCF
 // INT8 filter FHWC (the convolution an NHWC-FHWC one); the tensor-core
-// kernel (h100 tiles, emulated on the CPU) copies both N x K. Exact
-// against NumPy.
+// kernel (h100 tiles, emulated on the CPU) copies both N x K; so does the
+// warpgroup (wgmma) kernel, which takes INT8 only so. Exact against NumPy.
 // RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-tensor-core-matmul=h100}" %s
+// RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-tensor-core-matmul=h100 emulate-tensor-core-warpgroup-mma}" %s
+// RUN: ops-nn-opt %s --opsnn-lower-to-cpu="emulate-tensor-core-matmul=h100 emulate-tensor-core-warpgroup-mma" --mlir-print-ir-after=opsnn-gpu-tensor-core-matmul -o /dev/null 2>&1 | FileCheck %s --check-prefix=WG
 // RUN: ops-nn-opt %s --opsnn-lower-to-cpu="emulate-tensor-core-matmul=h100" --mlir-print-ir-after=opsnn-transpose-byte-weights -o /dev/null 2>&1 | FileCheck %s
 // RUN: ops-nn-opt %s --opsnn-lower-to-cpu="emulate-tensor-core-matmul=h100" --mlir-print-ir-after=opsnn-gpu-tensor-core-matmul -o /dev/null 2>&1 | FileCheck %s --check-prefix=KERNEL
 // VALUES: int [-100, 100]
@@ -29,6 +31,13 @@
 // KERNEL-COUNT-2: vector.contract
 // KERNEL-NOT: linalg.conv_2d
 // KERNEL-NOT: linalg.generic {{.*}}"reduction"
+
+// On the warpgroup kernel: swizzled i8 tiles (64 rows of 128 bytes), i32
+// row tiles, no fragments.
+// WG-LABEL: IR Dump After GPUTensorCoreMatmulPass
+// WG-NOT: vector.contract
+// WG-COUNT-2: memref.alloc() : memref<64x68xi32>
+// WG-NOT: vector.contract
 
 #x = affine_map<(b, s, h, e, k) -> (b, s, k)>
 #w = affine_map<(b, s, h, e, k) -> (k, h, e)>
