@@ -18,7 +18,8 @@ Usage: bench/gpu/zoo_transformers.py [--repeat N] [--dry-run] [--models a,b]
                                     [--variants generic,tensor-cores,mixed-fp16,t4-mixed-fp16,
                                                 mixed-fp16-unpadded,mixed-fp16-unfused,
                                                 mixed-fp16-softmax-apart,h100-mixed-fp16,h100-fp8,
-                                                h100-wgmma-fp16,h100-wgmma-fp8]
+                                                h100-wgmma-fp16,h100-wgmma-fp8,h100-int8,
+                                                h100-wgmma-int8]
 Prints one line per model and variant: kernels (how many of them are
 tensor-core kernels: PTX with mma.sync or wgmma; and how many of the others use
 vector global accesses: ld/st.global.v2/.v4), rel. L2 vs onnxruntime, kernel
@@ -82,6 +83,14 @@ VARIANTS = {
     # stored N x K) on the warpgroup kernel (wgmma .e4m3, K-major B).
     "h100-wgmma-fp8": "opsnn-optimize{target=h100 precision=fp8 calibration=@RANGES@},"
                       "opsnn-lower-to-nvvm{chip=sm_90a format=ptx tensor-cores=true}",
+    # Post-training INT8 (--opsnn-quantize type=int8: i8 x i8 -> i32
+    # GEMMs and convolutions, weights stored N x K) on mma.sync (sm_90) and
+    # on the warpgroup kernel (sm_90a: wgmma .s8); not among the default
+    # --variants.
+    "h100-int8": "opsnn-optimize{target=h100 precision=int8 calibration=@RANGES@},"
+                 "opsnn-lower-to-nvvm{chip=sm_90 format=ptx tensor-cores=true}",
+    "h100-wgmma-int8": "opsnn-optimize{target=h100 precision=int8 calibration=@RANGES@},"
+                       "opsnn-lower-to-nvvm{chip=sm_90a format=ptx tensor-cores=true}",
 }
 # A variant's @RANGES@ is the model's calibration file: the activation
 # ranges `ops-nn-run --collect-ranges` measured on the CPU on two random
@@ -121,6 +130,13 @@ EMULATED = {
                       "opsnn-lower-to-cpu{emulate-gpu-loops emulate-warp-reductions "
                       "emulate-tensor-core-matmul=h100 "
                       "emulate-tensor-core-warpgroup-mma}",
+    "h100-int8": "opsnn-optimize{target=h100 precision=int8 calibration=@RANGES@},"
+                 "opsnn-lower-to-cpu{emulate-gpu-loops emulate-warp-reductions "
+                 "emulate-tensor-core-matmul=h100}",
+    "h100-wgmma-int8": "opsnn-optimize{target=h100 precision=int8 calibration=@RANGES@},"
+                       "opsnn-lower-to-cpu{emulate-gpu-loops emulate-warp-reductions "
+                       "emulate-tensor-core-matmul=h100 "
+                       "emulate-tensor-core-warpgroup-mma}",
 }
 
 

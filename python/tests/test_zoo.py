@@ -138,12 +138,13 @@ def calibrated_zoo_model(name, tmp_path):
     return path, model, src, meta, calibrate(src, model, tmp_path)
 
 
-def bert_tiny_fp8(tmp_path):
+def bert_tiny_8bit(tmp_path, precision="fp8"):
     """bert_tiny (calibrated_zoo_model) and the --opsnn-optimize stage that
-    deploys it in FP8 on an H100: (the ONNX path, the model, the MLIR
-    source, its metadata, the stage)."""
+    deploys it in FP8 (or `precision`: int8) on an H100: (the ONNX path,
+    the model, the MLIR source, its metadata, the stage)."""
     path, model, src, meta, ranges = calibrated_zoo_model("bert_tiny", tmp_path)
-    return path, model, src, meta, f"opsnn-optimize{{target=h100 precision=fp8 calibration={ranges}}}"
+    return path, model, src, meta, (f"opsnn-optimize{{target=h100 precision={precision} "
+                                    f"calibration={ranges}}}")
 
 
 # Post-training FP8 as a user deploys it on an H100: activation ranges
@@ -164,7 +165,7 @@ def test_bert_fp8_on_fp8_tensor_cores(tmp_path):
     from opsnn import api
     from opsnn.cli import onnxruntime_outputs, rel_l2
     from opsnn.tools import run_tool
-    path, model, src, meta, optimize = bert_tiny_fp8(tmp_path)
+    path, model, src, meta, optimize = bert_tiny_8bit(tmp_path)
     lowered = run_tool("ops-nn-opt", [src, f"--pass-pipeline=builtin.module({optimize},"
                                       "opsnn-lower-to-nvvm{chip=sm_90 format=ptx "
                                       "tensor-cores=true})"], "lowering")
@@ -214,25 +215,29 @@ def test_bert_mixed_fp16_on_wgmma(tmp_path):
     assert errors and max(errors) <= 2e-3, errors
 
 
-# Post-training FP8 as a user deploys it on an H100 with sm_90a PTX: the
-# weight GEMMs (constant weights, which --opsnn-transpose-byte-weights
-# stores N x K, also those of the importer's [b,s,k] x [k,h,e]
-# contractions) on wgmma .e4m3 (8-bit wgmma operands are K-major only),
-# attention's scores (TF32, K stored N x K, the softmax over the row tile)
-# on wgmma .tf32, P V (TF32, V stored K x N) on mma.sync; the same kernels
-# as with sm_90 PTX.
-# The emulated kernels against onnxruntime at FP8's tolerance.
-def test_bert_fp8_on_wgmma(tmp_path):
+# Post-training FP8 and INT8 as a user deploys them on an H100 with sm_90a
+# PTX: the weight GEMMs (constant weights, which
+# --opsnn-transpose-byte-weights stores N x K, also those of the
+# importer's [b,s,k] x [k,h,e] contractions) on wgmma .e4m3 or .s8 (8-bit
+# wgmma operands are K-major only), attention's scores (TF32, K stored
+# N x K, the softmax over the row tile) on wgmma .tf32, P V (TF32, V
+# stored K x N) on mma.sync; the same kernels as with sm_90 PTX. INT8 has
+# 12 weight GEMMs to FP8's 8: its Q, K and V projections stay three
+# GEMMs. The emulated kernels against onnxruntime at the 8-bit tolerance.
+@pytest.mark.parametrize("precision,wgmma_type,weight_gemms",
+                         [("fp8", ".f32.e4m3.e4m3", 8), ("int8", ".s32.s8.s8", 12)])
+def test_bert_8bit_on_wgmma(tmp_path, precision, wgmma_type, weight_gemms):
     from opsnn import api
     from opsnn.cli import onnxruntime_outputs, rel_l2
-    path, model, src, meta, optimize = bert_tiny_fp8(tmp_path)
+    path, model, src, meta, optimize = bert_tiny_8bit(tmp_path, precision)
     binaries = hopper_kernels(src, optimize)
     wgmma = [b for b in binaries if "wgmma.mma_async" in b]
-    e4m3 = [b for b in wgmma if ".e4m3.e4m3" in b]
+    weights = [b for b in wgmma if wgmma_type in b]
     tf32 = [b for b in wgmma if ".tf32.tf32" in b]
     mma = [b for b in binaries if "mma.sync" in b]
-    assert len(e4m3) == 8 and len(tf32) == 2 and len(wgmma) == 10 and len(mma) == 2, \
-        (len(e4m3), len(tf32), len(wgmma), len(mma))
+    assert (len(weights), len(tf32), len(wgmma), len(mma)) == (weight_gemms, 2,
+                                                               weight_gemms + 2, 2), \
+        (len(weights), len(tf32), len(wgmma), len(mma))
     inputs = zoo.random_inputs(model)
     ours = api._run_with_tool(str(src), inputs, meta, pipeline=(
         f"{optimize},opsnn-lower-to-cpu{{emulate-warp-reductions "

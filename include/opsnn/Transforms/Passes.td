@@ -1581,8 +1581,8 @@ def TransposeByteWeightsPass
     unchanged. A `linalg.conv_2d_nhwc_hwcf` of 8-bit operands whose filter
     is a dense constant becomes the `linalg.conv_2d_nhwc_fhwc` of the
     filter permuted to FHWC (same strides, dilations and discardable
-    attributes). FP8 weights stored N x K are also what Hopper's `wgmma`
-    reads (`warpgroup-mma`: 8-bit operands are K-major only).
+    attributes). FP8 and INT8 weights stored N x K are also what Hopper's
+    `wgmma` reads (`warpgroup-mma`: 8-bit operands are K-major only).
     `--opsnn-lower-to-nvvm="tensor-cores=true"` and the CPU emulation run it
     before bufferization. (Before FP8 it was `--opsnn-transpose-int8-weights`.)
   }];
@@ -1811,13 +1811,13 @@ def GPUTensorCoreMatmulPass
     generic path.
 
     With `warpgroup-mma` (what `--opsnn-lower-to-nvvm="chip=sm_90a"`
-    sets) the FP16/BF16 GEMMs and convolutions, and the FP8 and TF32 ones
-    whose B is stored N x K (an FHWC filter, attention's K, a weight that
-    `--opsnn-transpose-byte-weights` stored N x K), with whole 16-byte
-    copies, run on Hopper's warpgroup MMA instead
+    sets) the FP16/BF16 GEMMs and convolutions, and the FP8, INT8 and
+    TF32 ones whose B is stored N x K (an FHWC filter, attention's K, a
+    weight that `--opsnn-transpose-byte-weights` stored N x K), with whole
+    16-byte copies, run on Hopper's warpgroup MMA instead
     (`selectWarpgroupTiles`): one warpgroup of 128 threads per BM x BN
-    block (128 or 64 each), BK = one 128-byte row (64 FP16/BF16, 128 FP8,
-    32 TF32).
+    block (128 or 64 each), BK = one 128-byte row (64 FP16/BF16, 128 FP8
+    and INT8, 32 TF32).
     The copies
     are the same cp.async pipeline (up to 4 stages), into tiles without
     padding in wgmma's 128-byte swizzled layout (a 16-byte chunk c of row r
@@ -1831,15 +1831,20 @@ def GPUTensorCoreMatmulPass
     (`nvgpu.warpgroup.generate.descriptor`, a K x N B transposed; upstream
     makes them `wgmma.mma_async` m64nBNk16, BM / 64 x 4 per step, waited
     for before the next step's copies overwrite a stage). An N x K B is
-    read K-major, as A is (8-bit operands have no other layout); upstream
-    steps only a K x N B's descriptor, so each wgmma (64 rows x BN x 32
-    bytes of K: m64nBNk16, FP8 m64nBNk32, TF32 m64nBNk8 on descriptors of
-    `tf32` tensors over the f32 tiles) is an op of its own on
-    descriptors that start where it reads (A at row 64 i, both at byte
-    32 k of their rows), with one accumulator per 64-row slice, and only
-    the step's last op waits. The accumulators
+    read K-major, as A is (8-bit operands have no other layout) by NVVM's
+    own wgmma ops (upstream's op steps only a K x N B's descriptor and
+    takes no i8): each wgmma (64 rows x BN x 32 bytes of K: m64nBNk16, FP8
+    and INT8 m64nBNk32, TF32 m64nBNk8 on descriptors of `tf32` tensors
+    over the f32 tiles) is an `nvvm.wgmma.mma_async` on descriptors that
+    start where it reads (A at row 64 i, both at byte 32 k of their rows),
+    with one accumulator (a struct of wgmma's D registers) per 64-row
+    slice; the step's wgmmas are one group: one `wgmma.fence` before
+    them, one `commit_group` and `wait_group 0` after. INT8 sums saturate
+    (`.satfinite`, as the mma.sync kernel's) into i32. The accumulators
     start at zero and, after the loop, go by `nvgpu.warpgroup.mma.store`
-    into an f32 row tile of BM x (BN + 4) in the stages' shared memory;
+    into a row tile of BM x (BN + 4) in the stages' shared memory (f32;
+    INT8's i32 bits stored through an f32 view and read through an i32
+    one);
     with a softmax over the columns (a fill of zero, N <= 128: blocks whose
     BN covers the rows) the row tile is the whole-rows epilogue's and the
     rows are normalized there as in the mma.sync kernel; otherwise
@@ -1849,7 +1854,7 @@ def GPUTensorCoreMatmulPass
     columns guarded (C's loads too, so M and N need not divide the tiles
     even where C is read). The CPU emulation (`emulate-on-cpu`) runs the same copies into
     the same swizzled tiles and reads them back through the same layout,
-    product by product in f32.
+    product by product in f32 (INT8 in i32).
 
     With `emulate-on-cpu` the same tiles, copies (with the same stage
     indices: prologue, then step k+S-1 into stage (k+S-1) mod S before the
@@ -1928,8 +1933,8 @@ def GPUTensorCoreMatmulPass
            "B as TF32 (m16n8k8, 10-bit mantissa); ops carrying the "
            "`opsnn.tf32` attribute are mapped regardless">,
     Option<"warpgroupMma", "warpgroup-mma", "bool", /*default=*/"false",
-           "Run FP16/BF16 GEMMs, and FP8 and TF32 ones whose B is stored "
-           "N x K, on "
+           "Run FP16/BF16 GEMMs, and FP8, INT8 and TF32 ones whose B is "
+           "stored N x K, on "
            "the warpgroup kernel (wgmma, sm_90a; needs a target whose chip "
            "is sm_90) instead of mma.sync; fixed `tiles` keep the mma.sync "
            "kernel">
