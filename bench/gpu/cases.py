@@ -1004,10 +1004,11 @@ def _tail(text, n=3):
     return " | ".join(lines[-n:])[:400]
 
 
-def gpu_pipeline_options(case, chip):
-    """The options of --opsnn-lower-to-nvvm for `case`."""
+def gpu_pipeline_options(case, chip, extra=""):
+    """The options of --opsnn-lower-to-nvvm for `case` (and `extra`, the
+    run's --pipeline-options)."""
     return " ".join(filter(None, [f"chip={chip} format=ptx tensor-cores=true",
-                                  case.pipeline_options]))
+                                  case.pipeline_options, extra]))
 
 
 def ptxas_figures(opt, case_dir, src, chip, timeout, options):
@@ -1336,7 +1337,7 @@ def run_case(case, ceil, tools, work, args, deadline):
     src = d / "case.mlir"
     src.write_text(mlir_of(case))
     ptx = ptxas_figures(tools["opt"], d, src, args.chip, args.timeout,
-                        gpu_pipeline_options(case, args.chip))
+                        gpu_pipeline_options(case, args.chip, args.pipeline_options))
     row["ptxas"] = ptx
     # A module that does not lower cannot run; one ptxas rejects still may
     # (the driver JIT-compiles the PTX itself), so only a dry run stops here.
@@ -1372,7 +1373,8 @@ def run_case(case, ceil, tools, work, args, deadline):
                f"--output-dir={d / 'out'}", "--json"]
         device_label = "CPU"
     else:
-        pipeline = f"opsnn-lower-to-nvvm{{{gpu_pipeline_options(case, args.chip)}}}"
+        pipeline = ("opsnn-lower-to-nvvm{"
+                    f"{gpu_pipeline_options(case, args.chip, args.pipeline_options)}}}")
         cmd = [tools["run"], src, "--device=cuda", f"--chip={args.chip}",
                f"--pipeline={pipeline}", f"--emit-artifact={d / 'art'}",
                f"--output-dir={d / 'out'}", "--json"]
@@ -1476,6 +1478,9 @@ def main(argv=None):
     p.add_argument("--json", help="write the rows here")
     p.add_argument("--target", default="h200", help="target of the floors (default: h200)")
     p.add_argument("--chip", default=None, help="PTX chip (default: the target's)")
+    p.add_argument("--pipeline-options", default="",
+                   help="added to every case's GPU pipeline options, e.g. "
+                        "tensor-core-wgmma-group-in-flight=false")
     p.add_argument("--repeat", type=int, default=10)
     p.add_argument("--warmup", type=int, default=2)
     p.add_argument("--cpu-check-gflop", type=float, default=2.0,

@@ -135,6 +135,16 @@ except Exception as e: print("tensor-cores=%s failed: %s" % (sys.argv[3], e))' "
         --time-budget 60 --json "$wg_dir/$chip.json" >"$wg_dir/$chip.txt" 2>&1 || true
     done
     python3 "$OPSNN_ROOT/bench/gpu/compare_runs.py" "$wg_dir/sm_90.json" "$wg_dir/sm_90a.json" || true
+    # The warpgroup kernel waiting for each step's wgmma group before its
+    # copies, against the default (a group in flight): ratio > 1, the
+    # group in flight is faster.
+    log "wgmma: each step's group waited for vs left in flight (sm_90a)"
+    python3 "$OPSNN_ROOT/bench/gpu/cases.py" "${mode[@]}" --target h100 --chip sm_90a \
+      --pipeline-options tensor-core-wgmma-group-in-flight=false \
+      --cases r50_s3_3x3,bert_ffn1,bert_ffn2,bert_ffn1_fp8_nk,bert_ffn1_int8_nk,r50_s3_3x3_int8 \
+      --no-torch --cpu-check-gflop 0 --repeat 10 --warmup 2 --time-budget 40 \
+      --json "$wg_dir/sm_90a_wait.json" >"$wg_dir/sm_90a_wait.txt" 2>&1 || true
+    python3 "$OPSNN_ROOT/bench/gpu/compare_runs.py" "$wg_dir/sm_90a_wait.json" "$wg_dir/sm_90a.json" || true
     if [ -n "${OUT:-}" ]; then cp "$wg_dir"/sm_90*.json "$OUT/" 2>/dev/null || true; fi
   else
     echo "wgmma vs mma.sync: skipped (compute capability ${cap:-unknown} is not 9.0)"

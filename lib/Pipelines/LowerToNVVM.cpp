@@ -150,6 +150,7 @@ void mlir::opsnn::buildLowerToNVVMPipeline(OpPassManager &pm,
     tensorCores.fuseSoftmax = options.tensorCoreFuseSoftmax;
     tensorCores.targetName = tensorCoreTarget;
     tensorCores.warpgroupMma = warpgroupMma;
+    tensorCores.wgmmaGroupInFlight = options.tensorCoreWgmmaGroupInFlight;
     pm.addNestedPass<func::FuncOp>(createGPUTensorCoreMatmulPass(tensorCores));
     addTensorCoreLeftoversStage(pm, /*gpuHostBuffers=*/true);
   }

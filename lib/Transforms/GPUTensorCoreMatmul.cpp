@@ -231,6 +231,24 @@ static std::pair<Value, Value> rowTileViews(KernelBuilder &kb, OpBuilder &b,
 /// overlap with: copy, commit, wait(0), barrier, compute, barrier (the
 /// second barrier guards the next step's overwrite).
 ///
+/// The warpgroup kernel with S >= 2 and `wgmmaGroupInFlight` (CUTLASS's
+/// order) issues iteration k's wgmma group first and leaves it in flight:
+///
+///   for k:    wait until at most S-2 groups are pending; fence; barrier
+///             wgmma group of step k on stage k mod S; commit; wait_group 1
+///             barrier
+///             if k+S-1 < K/BK: copy step k+S-1 into stage (k+S-1) mod S
+///             commit group (empty past the end)
+///   after:    wait_group 0
+///
+/// wait_group 1 leaves only group k pending, so this thread's part of
+/// group k-1 is done; the second barrier makes that every thread's, and
+/// only then are copies issued into stage (k-1) mod S, which group k-1
+/// read (each warp's wgmma reads all of B). The cp.async hazards are as
+/// above; the copies now overlap group k instead of preceding it. Group
+/// k+1 chains on group k's accumulators without a wait (wgmma's rule for
+/// the same accumulator and shape), behind its own wgmma.fence.
+///
 /// With `asyncCopies` the copies are emitted as nvgpu.device_async_copy
 /// with their own create_group/wait rather than left to
 /// nvgpu::createAsyncGroups: that utility puts a wait(0) right after every
@@ -254,9 +272,14 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
                                     const TensorCoreMatmul &mm,
                                     const MatmulTileConfig &cfg,
                                     const TensorCoreISA &isa, bool toNVGPU,
-                                    Value *rowBuffer) {
+                                    bool wgmmaGroupInFlight, Value *rowBuffer) {
   bool asyncCopies = toNVGPU && isa.asyncCopies;
   bool warpgroup = cfg.warpgroup;
+  // The warpgroup kernel leaves a step's wgmma group in flight while the
+  // next step's copies are issued (see above): two stages or more.
+  bool groupInFlight = warpgroup && wgmmaGroupInFlight && cfg.stages > 1;
+  // The wgmma groups a step leaves pending when it ends.
+  uint64_t pendingGroups = groupInFlight ? 1 : 0;
   assert((!warpgroup || asyncCopies) &&
          "the wgmma kernel's copies are cp.async");
   KernelBuilder kb(b, loc, mm, cfg, isa);
@@ -458,7 +481,7 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
       Value descB = descriptor(bufferB, offsetB, stageBytesB, 0, cfg.blockK,
                                cfg.blockN, cfg.blockK);
       return {nvgpu::WarpgroupMmaOp::create(
-          b, loc, accumulatorType, descA, descB, /*waitGroup=*/uint64_t(0),
+          b, loc, accumulatorType, descA, descB, pendingGroups,
           /*transposeA=*/nullptr, /*transposeB=*/b.getUnitAttr(),
           iterAccs.front())};
     }
@@ -482,7 +505,7 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
                           descB, i});
     }
     return emitWarpgroupMmaGroup(b, loc, mm.elementType, cfg.blockN, issues,
-                                 iterAccs);
+                                 iterAccs, pendingGroups);
   };
   // After the copies of a step landed: the warpgroup kernel's fence makes
   // them (generic-proxy writes) visible to wgmma's async-proxy reads; then
@@ -560,6 +583,14 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
             scf::YieldOp::create(b, loc, next);
             return;
           }
+          // With a wgmma group in flight: step k's group first, then (once
+          // every thread's group k-1, which read stage (k-1) mod S, is
+          // done) the copies into that stage.
+          SmallVector<Value> next;
+          if (groupInFlight) {
+            next = computeStep(computeStage(), iterAccs);
+            gpu::BarrierOp::create(b, loc);
+          }
           // Step k + S - 1 into stage (k + S - 1) mod S, if it exists.
           Value nextK0 = kb.add(k0, (stages - 1) * cfg.blockK);
           Value nextStage = nextStageOf();
@@ -581,7 +612,8 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
               scf::YieldOp::create(b, loc, commit());
             }
           }
-          SmallVector<Value> next = computeStep(computeStage(), iterAccs);
+          if (!groupInFlight)
+            next = computeStep(computeStage(), iterAccs);
           if (asyncCopies)
             next.push_back(ifOp.getResult(0));
           scf::YieldOp::create(b, loc, next);
@@ -591,7 +623,9 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
       llvm::to_vector_of<Value>(loop.getResults().take_front(accs.size()));
   if (warpgroup) {
     // As below: the row tile overwrites the stages once every thread is
-    // done with them (the last wgmma was waited for).
+    // done with them (the last wgmma group waited for).
+    if (groupInFlight)
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, /*group=*/0);
     gpu::BarrierOp::create(b, loc);
     for (auto [i, result] : llvm::enumerate(results)) {
       Value product = memref::SubViewOp::create(
@@ -1060,8 +1094,9 @@ struct GPUTensorCoreMatmulPass
         buildCPUEmulation(b, op.getLoc(), *mm, *cfg, *mmaISA);
       } else {
         Value rowBuffer;
-        gpu::LaunchOp launch = buildGPUKernel(b, op.getLoc(), *mm, *cfg,
-                                              *mmaISA, toNVGPU, &rowBuffer);
+        gpu::LaunchOp launch =
+            buildGPUKernel(b, op.getLoc(), *mm, *cfg, *mmaISA, toNVGPU,
+                           wgmmaGroupInFlight, &rowBuffer);
         // The warpgroup kernel is complete: no fragments to convert, its
         // epilogue applied where it reads the row tile.
         if (!cfg->warpgroup &&

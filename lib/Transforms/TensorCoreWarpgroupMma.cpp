@@ -45,9 +45,11 @@ static NVVM::WGMMATypes wgmmaType(Type type, bool accumulator = false) {
   return NVVM::WGMMATypes::e5m2;
 }
 
-SmallVector<Value> mlir::opsnn::emitWarpgroupMmaGroup(
-    OpBuilder &b, Location loc, Type operandType, int64_t n,
-    ArrayRef<WarpgroupMmaIssue> issues, ValueRange slices) {
+SmallVector<Value>
+mlir::opsnn::emitWarpgroupMmaGroup(OpBuilder &b, Location loc, Type operandType,
+                                   int64_t n,
+                                   ArrayRef<WarpgroupMmaIssue> issues,
+                                   ValueRange slices, uint64_t pendingGroups) {
   MLIRContext *ctx = b.getContext();
   bool integer = operandType.isInteger(8);
   Type accumulatorType = integer ? Type(b.getI32Type()) : Type(b.getF32Type());
@@ -84,7 +86,7 @@ SmallVector<Value> mlir::opsnn::emitWarpgroupMmaGroup(
         scaleAB, row, col, overflow);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, /*group=*/0);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, pendingGroups);
   return next;
 }
 

@@ -33,15 +33,17 @@ struct WarpgroupMmaIssue {
   int64_t slice;
 };
 
-/// A K step's wgmmas as one group, waited for: wgmma.fence, an
-/// m64n`n`k(32 bytes) wgmma.mma_async per issue, in order, on `slices`
-/// (warpgroupSliceType values), commit_group, wait_group 0. Both operands
-/// K-major (A row, B col), `operandType` f16, bf16, FP8, i8 (s8) or f32
-/// (read as TF32). Returns the slices' new values.
+/// A K step's wgmmas as one group: wgmma.fence, an m64n`n`k(32 bytes)
+/// wgmma.mma_async per issue, in order, on `slices` (warpgroupSliceType
+/// values), commit_group, then wait_group `pendingGroups` (0: this group
+/// done; 1: the previous one, this one in flight). Both operands K-major
+/// (A row, B col), `operandType` f16, bf16, FP8, i8 (s8) or f32 (read as
+/// TF32). Returns the slices' new values.
 SmallVector<Value> emitWarpgroupMmaGroup(OpBuilder &b, Location loc,
                                          Type operandType, int64_t n,
                                          ArrayRef<WarpgroupMmaIssue> issues,
-                                         ValueRange slices);
+                                         ValueRange slices,
+                                         uint64_t pendingGroups);
 
 /// Stores a slice into `tile` (64 x N of f32 in shared memory) in wgmma's
 /// fragment layout, through nvgpu.warpgroup.mma.store. An i32 slice goes

@@ -264,6 +264,8 @@ def test_scalar_twins_differ_only_in_vector_accesses(tmp_path):
     assert cases.mlir_of(wide) == cases.mlir_of(scalar)
     assert "vectorize-accesses=false" in cases.gpu_pipeline_options(scalar, "sm_80")
     assert "vectorize-accesses" not in cases.gpu_pipeline_options(wide, "sm_80")
+    # A run's --pipeline-options go to every case.
+    assert cases.gpu_pipeline_options(wide, "sm_90a", "x=1").endswith("tensor-cores=true x=1")
     out = tmp_path / "gpu.json"
     proc = subprocess.run([sys.executable, str(CASES), "--dry-run", "--target", "a100",
                            "--cases", "eltwise_chain_f16,eltwise_chain_f16_scalar",

@@ -28,8 +28,11 @@
 // RUN: FileCheck %s --input-file=%t/gemm_tf32_nk_kernel.ptx --check-prefix=TF32NK
 // RUN: FileCheck %s --input-file=%t/conv_i8_nk_kernel.ptx --check-prefix=I8NK
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_90 tensor-cores=true" | FileCheck %s --check-prefix=HOPPER-MMA
+// RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_90a tensor-cores=true format=ptx tensor-core-wgmma-group-in-flight=false" | FileCheck %s --check-prefix=PIPEWAIT
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=h100 warpgroup-mma=true" --canonicalize | FileCheck %s
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=h100 warpgroup-mma=true stages=2" --canonicalize | FileCheck %s --check-prefix=S2
+// RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=h100 warpgroup-mma=true stages=1" --canonicalize | FileCheck %s --check-prefix=S1
+// RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=h100 warpgroup-mma=true wgmma-group-in-flight=false" --canonicalize | FileCheck %s --check-prefix=WAIT
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=h100 warpgroup-mma=true tiles=64,64,32,32,32" --canonicalize | FileCheck %s --check-prefix=TILES
 // RUN: not ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=a100 warpgroup-mma=true" 2>&1 | FileCheck %s --check-prefix=BADTARGET
 
@@ -39,9 +42,12 @@
 
 // The f16 GEMM with its bias + ReLU + f16 cast epilogue: 128x128 blocks of
 // one warpgroup, 4 k16 wgmmas per 64-wide K step and 64-row half (8 per
-// step), the copies fenced for the async proxy before the barrier, every
-// group waited for before the next step's copies; the epilogue's f16 pairs
-// stored as 4-byte words. (The blocks of the loop come in any order.)
+// step), the copies fenced for the async proxy before the barrier; each
+// step's group left in flight (wait_group 1: the previous step's group
+// done) and, after a barrier, the next step's copies into the stage that
+// group read; the last group waited for (wait_group 0) after the loop; the
+// epilogue's f16 pairs stored as 4-byte words. (The blocks of the loop
+// come in any order.)
 // F16-DAG: .target sm_90a
 // F16-DAG: .reqntid 128, 1, 1
 // F16-DAG: cp.async.cg.shared.global [{{[^]]+}}], [{{[^]]+}}], 16;
@@ -49,6 +55,7 @@
 // F16-DAG: fence.proxy.async.shared::cta;
 // F16-DAG: wgmma.fence.sync.aligned;
 // F16-DAG: wgmma.commit_group.sync.aligned;
+// F16-DAG: wgmma.wait_group.sync.aligned{{[[:space:]]+}}1;
 // F16-DAG: wgmma.wait_group.sync.aligned{{[[:space:]]+}}0;
 // F16-DAG: st.global.b32
 // F16N-NOT: {{mma.sync|ldmatrix}}
@@ -64,7 +71,8 @@
 // FP8NK: wgmma.fence.sync.aligned;
 // FP8NK-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {{{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1;
 // FP8NK: wgmma.commit_group.sync.aligned;
-// FP8NK-NEXT: wgmma.wait_group.sync.aligned{{[[:space:]]+}}0;
+// FP8NK-NEXT: wgmma.wait_group.sync.aligned{{[[:space:]]+}}1;
+// FP8NK-NEXT: bar.sync
 // FP8NK-NOT: mma.sync
 // INT8 with a filter stored FHWC: 64x64 blocks, 4 wgmmas per K step (128
 // bytes), saturating as the mma.sync kernel's.
@@ -72,7 +80,10 @@
 // I8NK: wgmma.fence.sync.aligned;
 // I8NK-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8.satfinite {{{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p;
 // I8NK: wgmma.commit_group.sync.aligned;
-// I8NK-NEXT: wgmma.wait_group.sync.aligned{{[[:space:]]+}}0;
+// I8NK-NEXT: wgmma.wait_group.sync.aligned{{[[:space:]]+}}1;
+// I8NK-NEXT: bar.sync
+// I8NK: wgmma.wait_group.sync.aligned{{[[:space:]]+}}0;
+// I8NK-NEXT: bar.sync
 // I8NK-NOT: mma.sync
 // BERT-base's scores (128 keys: BN = 128 covers the rows), 4 k16 wgmmas
 // per 64-wide K step; the softmax's exp in the same kernel.
@@ -95,6 +106,12 @@
 // HOPPER-MMA-NOT: wgmma
 // HOPPER-MMA: .target sm_90
 // HOPPER-MMA-NOT: wgmma
+
+// The pipeline's tensor-core-wgmma-group-in-flight=false: every group
+// waited for (the PTX strings escape the tab as \09).
+// PIPEWAIT-NOT: wgmma.wait_group.sync.aligned \091;
+// PIPEWAIT: wgmma.wait_group.sync.aligned \090;
+// PIPEWAIT-NOT: wgmma.wait_group.sync.aligned \091;
 
 // Before the NVVM lowering: tiles rounded to 1024 bytes in dynamic shared
 // memory, chunks swizzled by XOR, descriptors of each stage's tiles, the
@@ -119,8 +136,13 @@
 // CHECK-NEXT: gpu.barrier
 // CHECK: nvgpu.warpgroup.generate.descriptor {{.*}} : memref<128x64xf16, #gpu.address_space<workgroup>>, <tensor = memref<128x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b,
 // CHECK: nvgpu.warpgroup.generate.descriptor {{.*}} : memref<64x128xf16, #gpu.address_space<workgroup>>, <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b,
-// CHECK: nvgpu.warpgroup.mma {{.*}} {transposeB, waitGroup = 0 : i64}
-// CHECK: gpu.barrier
+// (waitGroup = 1, the op's default, is not printed.)
+// CHECK: nvgpu.warpgroup.mma {{.*}} {transposeB} :
+// CHECK-NEXT: gpu.barrier
+// CHECK: scf.if
+// CHECK: nvgpu.device_async_copy
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: gpu.barrier
 // CHECK: nvgpu.warpgroup.mma.store {{.*}} to memref<128x128xf32, strided<[132, 1]>, #gpu.address_space<workgroup>>
 // CHECK-NEXT: gpu.barrier
 // CHECK: vector.load {{.*}} : memref<128x132xf32, #gpu.address_space<workgroup>>, vector<2xf32>
@@ -143,7 +165,7 @@
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
 // CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
-// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK-NOT: nvgpu.mma.sync
 // CHECK-LABEL: func.func @gemm_fp8_nk
 // CHECK-NOT: nvgpu.warpgroup.mma.init.accumulator
@@ -154,9 +176,10 @@
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>]
 // CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
-// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK-NOT: nvvm.wgmma
-// CHECK: gpu.barrier
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: gpu.barrier
 // CHECK: builtin.unrealized_conversion_cast {{.*}} to !nvgpu.warpgroup.accumulator<fragmented = vector<64x128xf32>>
 // CHECK: nvgpu.warpgroup.mma.store {{.*}} to memref<64x128xf32, strided<[132, 1]>, #gpu.address_space<workgroup>>
 // CHECK: nvgpu.warpgroup.mma.store {{.*}} to memref<64x128xf32, strided<[132, 1], offset: 8448>, #gpu.address_space<workgroup>>
@@ -199,6 +222,27 @@
 // S2-LABEL: func.func @gemm_f16
 // S2: dynamic_shared_memory_size %c68608_i32
 // S2: memref<2x128x64xf16, #gpu.address_space<workgroup>>
+// S2: nvgpu.warpgroup.mma {{.*}} {transposeB} :
+// One stage: no copies to overlap; every group waited for.
+// S1-LABEL: func.func @gemm_f16
+// S1-NOT: nvvm.wgmma.wait.group
+// S1: nvgpu.warpgroup.mma {{.*}} {transposeB, waitGroup = 0 : i64}
+// S1-NOT: nvvm.wgmma.wait.group
+// S1-LABEL: func.func @conv_fhwc
+// S1-NOT: nvvm.wgmma.wait.group.sync.aligned 1
+// S1: nvvm.wgmma.wait.group.sync.aligned 0
+// S1-NOT: nvvm.wgmma.wait.group.sync.aligned 1
+// wgmma-group-in-flight=false: each step waits for its group before the
+// copies, which come first, as on mma.sync.
+// WAIT-LABEL: func.func @gemm_f16
+// WAIT: scf.for
+// WAIT: nvgpu.device_async_copy
+// WAIT: nvgpu.warpgroup.mma {{.*}} {transposeB, waitGroup = 0 : i64}
+// WAIT-NEXT: scf.yield
+// WAIT-LABEL: func.func @conv_fhwc
+// WAIT: nvvm.wgmma.commit.group.sync.aligned
+// WAIT-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// WAIT-NEXT: scf.yield
 // TILES-LABEL: func.func @gemm_f16
 // TILES-NOT: nvgpu.warpgroup
 // TILES: nvgpu.mma.sync

@@ -177,6 +177,13 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "(attention's scores, N <= 256) runs in the GEMM's "
                      "kernel, on whole rows in shared memory"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> tensorCoreWgmmaGroupInFlight{
+      *this, "tensor-core-wgmma-group-in-flight",
+      llvm::cl::desc("With chip=sm_90a: the warpgroup kernel leaves each K "
+                     "step's wgmma group in flight while it issues the next "
+                     "step's copies (the pass's wgmma-group-in-flight); "
+                     "false: every step waits for its group"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> vectorizeAccesses{
       *this, "vectorize-accesses",
       llvm::cl::desc("Elementwise kernels handle up to 16 bytes of "

@@ -1829,8 +1829,8 @@ def GPUTensorCoreMatmulPass
     proxy (`fence.proxy.async.shared::cta`), synchronizes, and issues one
     `nvgpu.warpgroup.mma` on descriptors of the stage's tiles
     (`nvgpu.warpgroup.generate.descriptor`, a K x N B transposed; upstream
-    makes them `wgmma.mma_async` m64nBNk16, BM / 64 x 4 per step, waited
-    for before the next step's copies overwrite a stage). An N x K B is
+    makes them `wgmma.mma_async` m64nBNk16, BM / 64 x 4 per step, their
+    group waited for before copies overwrite the stage it read). An N x K B is
     read K-major, as A is (8-bit operands have no other layout) by NVVM's
     own wgmma ops (upstream's op steps only a K x N B's descriptor and
     takes no i8): each wgmma (64 rows x BN x 32 bytes of K: m64nBNk16, FP8
@@ -1839,7 +1839,13 @@ def GPUTensorCoreMatmulPass
     start where it reads (A at row 64 i, both at byte 32 k of their rows),
     with one accumulator (a struct of wgmma's D registers) per 64-row
     slice; the step's wgmmas are one group: one `wgmma.fence` before
-    them, one `commit_group` and `wait_group 0` after. INT8 sums saturate
+    them, one `commit_group` after. With two stages or more
+    (`wgmma-group-in-flight`, the default) a step leaves its group in
+    flight (`wait_group 1`: the previous step's group is done), then after
+    a barrier issues the next copies, into the stage that group read; the
+    last group is waited for after the loop. Otherwise (and with one
+    stage) each step waits for its group (`wait_group 0`) and its copies
+    come first, as on mma.sync. INT8 sums saturate
     (`.satfinite`, as the mma.sync kernel's) into i32. The accumulators
     start at zero and, after the loop, go by `nvgpu.warpgroup.mma.store`
     into a row tile of BM x (BN + 4) in the stages' shared memory (f32;
@@ -1937,7 +1943,14 @@ def GPUTensorCoreMatmulPass
            "stored N x K, on "
            "the warpgroup kernel (wgmma, sm_90a; needs a target whose chip "
            "is sm_90) instead of mma.sync; fixed `tiles` keep the mma.sync "
-           "kernel">
+           "kernel">,
+    Option<"wgmmaGroupInFlight", "wgmma-group-in-flight", "bool",
+           /*default=*/"true",
+           "With two stages or more, the warpgroup kernel leaves each K "
+           "step's wgmma group in flight (wait_group 1) while it issues the "
+           "next step's copies, into the stage the previous group read, "
+           "after a barrier; false: every step waits for its group "
+           "(wait_group 0) before the copies">
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
