@@ -10,6 +10,11 @@ memory (static; "+ dynamic" when the kernel also takes dynamic shared memory,
 sized at launch), spill stores/loads and stack frame ptxas -v reports; exits 1 when
 ptxas rejects any kernel or when no kernel was found.
 
+A kernel whose wgmma ptxas had to order itself says so: ptxas's
+advisories (C75xx) that it injected warpgroup.arrive/wait around a
+wgmma or serialized wgmmas (register accesses between them that the PTX
+did not fence) are counted at the end of its line.
+
 With --sass the line also counts the machine (SASS) instructions of the
 assembled kernel, NOPs left out, as nvdisasm lists them (requirements.txt's
 nvidia-cuda-nvdisasm, or $NVDISASM): a static count, the same code's
@@ -79,11 +84,25 @@ def count_sass(nvdisasm, cubin):
     return len(SASS_INSTRUCTION.findall(listing))
 
 
+# ptxas's advisories about wgmma, which name their function: "(C7519)
+# warpgroup.arrive is injected ...", "(C7517) warpgroup.wait is injected
+# ...", "... wgmma.mma_async instructions are serialized ...".
+WGMMA_ADVISORY = re.compile(r"\(C75\d\d\).*(?:(warpgroup\.\w+) is injected|(serialized))"
+                            r".*in (?:the )?function '([^']+)'")
+
+
 def parse_verbose(stderr):
     """Per-entry figures from ptxas -v."""
     figures = {}
+    advisories = {}
     entry = None
     for line in stderr.splitlines():
+        m = WGMMA_ADVISORY.search(line)
+        if m:
+            what = m.group(1) + " injected" if m.group(1) else "wgmma serialized"
+            counts = advisories.setdefault(m.group(3), {})
+            counts[what] = counts.get(what, 0) + 1
+            continue
         m = re.search(r"Compiling entry function '([^']+)'", line)
         if m:
             entry = m.group(1)
@@ -102,6 +121,9 @@ def parse_verbose(stderr):
         m = re.search(r"(\d+) bytes smem", line)
         if m:
             figures[entry]["shared_bytes"] = int(m.group(1))
+    for entry, counts in advisories.items():
+        if entry in figures:
+            figures[entry]["wgmma_advisories"] = counts
     return figures
 
 
@@ -153,9 +175,13 @@ def main():
                 if not args.json:
                     row["dynamic"] = " + dynamic" if dynamic else ""
                     row["sass"] = ", %d SASS" % sass if sass is not None else ""
+                    row["advisories"] = "".join(
+                        ", ptxas: %d %s" % (n, what)
+                        for what, n in sorted(fig.get("wgmma_advisories", {}).items()))
                     print("OK %(module)s/%(kernel)s %(arch)s: %(registers)d registers, "
                           "%(shared_bytes)d B smem%(dynamic)s, %(spill_stores)d B spill stores, "
-                          "%(spill_loads)d B spill loads, %(stack_bytes)d B stack%(sass)s" % row)
+                          "%(spill_loads)d B spill loads, %(stack_bytes)d B stack%(sass)s"
+                          "%(advisories)s" % row)
     if args.json:
         print(json.dumps(rows, indent=2))
     sys.exit(1 if failed else 0)
