@@ -276,15 +276,18 @@ private:
   /// its activation's, read before any op was rewritten.
   void quantizeContraction(linalg::LinalgOp op,
                            const std::optional<KnownRange> &range);
-  /// `activation` / `scale`, saturated and rounded to FP8: one
-  /// elementwise op per reshaped tensor and scale, right after that tensor
-  /// (then the activation's reshapes on the codes), that every contraction
-  /// reading it shares: Q, K and V projections then read one input, and
-  /// --opsnn-fuse-sibling-contractions can stack them (INT8's quant.qcast
-  /// and quant.scast are shared likewise: rewriteInt8). Before the reshapes
-  /// the op has its producer's loops, so a LayerNorm's row kernel can
-  /// absorb it.
-  Value quantizeActivationToFP8(Value activation, double scale);
+  /// The `element` codes of `activation` at `scale`: `quantizeRoot` of the
+  /// tensor the activation reshapes or pads with zeros (its root), once
+  /// per root, element type and scale, right after the root, then the
+  /// activation's reshapes and paddings replayed on the codes; every
+  /// contraction reading the root shares them: Q, K and V projections then
+  /// read one input, and --opsnn-fuse-sibling-contractions can stack them.
+  /// Before the reshapes the quantization has its producer's loops, so a
+  /// LayerNorm's row kernel can absorb it; a convolution's zero padding
+  /// goes on the codes (zero is code 0), so the tensor-core kernel reads
+  /// them unpadded.
+  Value quantizeActivation(Value activation, double scale, Type element,
+                           llvm::function_ref<Value(Value root)> quantizeRoot);
   /// The rewrites; they return the f32 value replacing the op's result.
   Value rewriteInt8(linalg::LinalgOp op, DenseElementsAttr weights,
                     double activationMaxAbs, StringRef rangeSource);
@@ -302,18 +305,15 @@ private:
   double fp8Max;
   /// Each quantized table: the 8-bit constant and its scale.
   DenseMap<Value, std::pair<Value, double>> tables;
-  /// The FP8 codes of an activation (of its type) at a scale.
+  /// The `element` codes of an activation (of its type) at a scale.
   struct ActivationCodes {
-    Type type;
+    Type type, element;
     double scale;
     Value codes;
   };
-  /// Each FP8-quantized activation's codes (of the tensor it reshapes, and
-  /// reshaped), by the tensor it reshapes.
-  DenseMap<Value, SmallVector<ActivationCodes>> fp8Activations;
-  /// Each INT8-quantized activation's codes (quant.qcast, quant.scast of
-  /// the tensor its zero paddings pad) at a scale, by that tensor.
-  DenseMap<Value, SmallVector<std::pair<double, Value>>> int8Activations;
+  /// Each quantized activation's codes (of its root, and reshaped), by its
+  /// root (quantizeActivation).
+  DenseMap<Value, SmallVector<ActivationCodes>> activationCodes;
 };
 } // namespace
 
@@ -337,7 +337,9 @@ static Value padCodes(OpBuilder &b, tensor::PadOp like, Value codes) {
       like.getMixedLowPad(), like.getMixedHighPad(), zero, like.getNofold());
 }
 
-Value Quantizer::quantizeActivationToFP8(Value activation, double scale) {
+Value Quantizer::quantizeActivation(
+    Value activation, double scale, Type element,
+    llvm::function_ref<Value(Value root)> quantizeRoot) {
   // The tensor the activation reshapes (static collapse_shape and
   // expand_shape: no size operands) or pads with zeros (a convolution's
   // input: the codes are padded, and the FP8 kernel can read them
@@ -352,10 +354,11 @@ Value Quantizer::quantizeActivationToFP8(Value activation, double scale) {
     reshapes.push_back(def);
     root = def->getOperand(0);
   }
-  SmallVector<ActivationCodes> &known = fp8Activations[root];
+  SmallVector<ActivationCodes> &known = activationCodes[root];
   auto lookup = [&](Type type) -> Value {
     for (const ActivationCodes &entry : known)
-      if (entry.type == type && entry.scale == scale)
+      if (entry.type == type && entry.element == element &&
+          entry.scale == scale)
         return entry.codes;
     return nullptr;
   };
@@ -368,22 +371,8 @@ Value Quantizer::quantizeActivationToFP8(Value activation, double scale) {
   Value codes = lookup(root.getType());
   if (!codes) {
     b.setInsertionPointAfterValue(root);
-    Type fp8 = storage;
-    double maxFinite = fp8Max;
-    // Scaled, saturated (E4M3FN has no infinity: overflow would be NaN),
-    // rounded to FP8.
-    codes = mapElementwise(
-        b, root.getLoc(), {root}, fp8,
-        [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
-          Value scaled =
-              arith::DivFOp::create(nb, nl, args[0], createF32(nb, nl, scale));
-          scaled = arith::MaximumFOp::create(nb, nl, scaled,
-                                             createF32(nb, nl, -maxFinite));
-          scaled = arith::MinimumFOp::create(nb, nl, scaled,
-                                             createF32(nb, nl, maxFinite));
-          return arith::TruncFOp::create(nb, nl, fp8, scaled);
-        });
-    known.push_back({root.getType(), scale, codes});
+    codes = quantizeRoot(root);
+    known.push_back({root.getType(), element, scale, codes});
   }
   // The activation's reshapes and paddings, replayed on the codes.
   b.setInsertionPointAfterValue(codes);
@@ -396,11 +385,11 @@ Value Quantizer::quantizeActivationToFP8(Value activation, double scale) {
     copy->setDiscardableAttrs(ArrayRef<NamedAttribute>{});
     copy->setOperand(0, codes);
     Value result = copy->getResult(0);
-    result.setType(cast<RankedTensorType>(result.getType()).clone(storage));
+    result.setType(cast<RankedTensorType>(result.getType()).clone(element));
     codes = result;
   }
   if (!padded)
-    known.push_back({activation.getType(), scale, codes});
+    known.push_back({activation.getType(), element, scale, codes});
   return codes;
 }
 
@@ -482,35 +471,16 @@ Value Quantizer::rewriteInt8(linalg::LinalgOp op, DenseElementsAttr weights,
   auto activationQType = quant::UniformQuantizedType::get(
       signedFlag, i8, f32, activationScale, /*zeroPoint=*/0, -kInt8Max,
       kInt8Max);
-  // A zero padding (a convolution's input) goes on the codes, as for FP8
-  // (zero point 0: zero is code 0).
-  SmallVector<tensor::PadOp> pads;
-  Value unpadded = activation;
-  while (auto pad = unpadded.getDefiningOp<tensor::PadOp>()) {
-    if (!isStaticZeroPad(pad))
-      break;
-    pads.push_back(pad);
-    unpadded = pad.getSource();
-  }
-  auto unpaddedType = cast<RankedTensorType>(unpadded.getType());
-  // One quantization per tensor and scale, right after the tensor, that
-  // every contraction reading it (padded or not) shares.
-  SmallVector<std::pair<double, Value>> &known = int8Activations[unpadded];
-  Value activationCodes;
-  for (auto [scale, shared] : known)
-    if (scale == activationScale)
-      activationCodes = shared;
-  if (!activationCodes) {
-    b.setInsertionPointAfterValue(unpadded);
-    Value quantized = quant::QuantizeCastOp::create(
-        b, loc, unpaddedType.clone(activationQType), unpadded);
-    activationCodes =
-        quant::StorageCastOp::create(b, loc, unpaddedType.clone(i8), quantized);
-    known.push_back({activationScale, activationCodes});
-  }
+  // (Zero point 0: a zero padding goes on the codes, zero is code 0.)
+  Value activationCodes = quantizeActivation(
+      activation, activationScale, i8, [&](Value root) -> Value {
+        auto rootType = cast<RankedTensorType>(root.getType());
+        Value quantized = quant::QuantizeCastOp::create(
+            b, loc, rootType.clone(activationQType), root);
+        return quant::StorageCastOp::create(b, loc, rootType.clone(i8),
+                                            quantized);
+      });
   b.setInsertionPoint(original);
-  for (tensor::PadOp pad : llvm::reverse(pads))
-    activationCodes = padCodes(b, pad, activationCodes);
   Value weightCodes = arith::ConstantOp::create(
       b, loc,
       cast<TypedAttr>(DenseElementsAttr::get(weightType.clone(i8),
@@ -586,7 +556,23 @@ Value Quantizer::rewriteFP8(linalg::LinalgOp op, DenseElementsAttr weights,
       b, loc,
       cast<TypedAttr>(DenseElementsAttr::get(weightType.clone(fp8), codes)));
   double activationScale = activationMaxAbs / fp8Max;
-  Value activationCodes = quantizeActivationToFP8(activation, activationScale);
+  // Scaled, saturated (E4M3FN has no infinity: overflow would be NaN),
+  // rounded to FP8.
+  Value activationCodes =
+      quantizeActivation(activation, activationScale, fp8, [&](Value root) {
+        double maxFinite = fp8Max;
+        return mapElementwise(
+            b, root.getLoc(), {root}, fp8,
+            [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
+              Value scaled = arith::DivFOp::create(
+                  nb, nl, args[0], createF32(nb, nl, activationScale));
+              scaled = arith::MaximumFOp::create(nb, nl, scaled,
+                                                 createF32(nb, nl, -maxFinite));
+              scaled = arith::MinimumFOp::create(nb, nl, scaled,
+                                                 createF32(nb, nl, maxFinite));
+              return arith::TruncFOp::create(nb, nl, fp8, scaled);
+            });
+      });
 
   // The contraction reads FP8 and accumulates in f32; its result is in
   // units of s_x * s_w, and the original accumulator is added after.

@@ -26,12 +26,12 @@
 // INT8-LABEL: func.func @padded
 // INT8: %[[Q:.*]] = quant.qcast %arg0 : tensor<1x8x8x16xf32> to tensor<1x8x8x16x!quant.uniform
 // INT8: %[[CODES:.*]] = quant.scast %[[Q]] {{.*}} to tensor<1x8x8x16xi8>
+// INT8-DAG: %[[PAD1:.*]] = tensor.pad %[[CODES]] low[0, 1, 1, 0] high[0, 1, 1, 0]
+// INT8-DAG: %[[PAD2:.*]] = tensor.pad %[[CODES]] low[0, 0, 0, 0] high[0, 2, 2, 0]
+// INT8-DAG: tensor.yield %{{.*}} : i8
 // INT8-NOT: quant.qcast
-// INT8: %[[PAD1:.*]] = tensor.pad %[[CODES]] low[0, 1, 1, 0] high[0, 1, 1, 0]
-// INT8: tensor.yield %{{.*}} : i8
 // INT8: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[PAD1]], %{{.*}} : tensor<1x10x10x16xi8>, tensor<3x3x16x16xi8>)
 // INT8-NOT: quant.qcast
-// INT8: %[[PAD2:.*]] = tensor.pad %[[CODES]] low[0, 0, 0, 0] high[0, 2, 2, 0]
 // INT8: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[PAD2]], %{{.*}} : tensor<1x10x10x16xi8>, tensor<3x3x16x16xi8>)
 // INT8-NOT: quant.qcast
 // INT8: return

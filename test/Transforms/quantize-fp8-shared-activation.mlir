@@ -1,14 +1,17 @@
 // RUN: ops-nn-opt %s --opsnn-quantize="type=fp8" | FileCheck %s
 // RUN: ops-nn-opt %s --opsnn-quantize="type=fp8" --opsnn-fuse-sibling-contractions | FileCheck %s --check-prefix=SIBLINGS
+// RUN: ops-nn-opt %s --opsnn-quantize="type=int8" | FileCheck %s --check-prefix=INT8
 
 // Attention's Q, K and V projections read the same hidden states, each
 // through its own collapse_shape: FP8 quantizes them once (one
 // elementwise op on the hidden states themselves, right after them, at
 // the one scale their range gives; then the collapse_shape on the codes),
 // so the three contractions share their input and
-// --opsnn-fuse-sibling-contractions stacks them. (INT8's quant.qcast ops
-// are merged by CSE instead.) On the hidden states' own loops the op can
-// join the LayerNorm kernel that writes them.
+// --opsnn-fuse-sibling-contractions stacks them. INT8 likewise: one
+// quant.qcast and quant.scast of the hidden states, the collapse_shape on
+// the i8 codes. (INT8 quantized each collapse_shape apart: bert_tiny's Q, K
+// and V stayed three GEMMs under INT8, one under FP8.) On the hidden
+// states' own loops the op can join the LayerNorm kernel that writes them.
 // CHECK-LABEL: func.func @qkv
 // CHECK: tensor.empty() : tensor<1x16x32xf8E4M3FN>
 // CHECK-NEXT: %[[Q3:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<1x16x32xf32>)
@@ -22,6 +25,17 @@
 // A different range (scale) keeps its own codes.
 // CHECK-LABEL: func.func @two_scales
 // CHECK-COUNT-2: arith.truncf {{.*}} : f32 to f8E4M3FN
+
+// INT8-LABEL: func.func @qkv
+// INT8: %[[Q3:.*]] = quant.qcast %arg0 : tensor<1x16x32xf32> to tensor<1x16x32x!quant.uniform
+// INT8: %[[C3:.*]] = quant.scast %[[Q3]] {{.*}} to tensor<1x16x32xi8>
+// INT8: %[[Q:.*]] = tensor.collapse_shape %[[C3]] {{\[}}[0, 1], [2]] : tensor<1x16x32xi8> into tensor<16x32xi8>
+// INT8-NOT: quant.qcast
+// INT8-COUNT-3: linalg.matmul {{.*}} ins(%[[Q]], %{{.*}} : tensor<16x32xi8>, tensor<32x32xi8>)
+// INT8-NOT: quant.qcast
+// INT8: return
+// INT8-LABEL: func.func @two_scales
+// INT8-COUNT-2: quant.qcast
 
 // SIBLINGS-LABEL: func.func @qkv
 // SIBLINGS: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<16x32xf8E4M3FN>, tensor<32x3x32xf8E4M3FN>) outs(%{{.*}} : tensor<16x3x32xf32>)
