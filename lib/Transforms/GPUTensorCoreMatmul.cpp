@@ -488,21 +488,24 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
     // B staged N x K (BN rows of BK, swizzled as A is) is read K-major, as
     // wgmma reads A: no transpose (8-bit operands have none). Each wgmma
     // (64 rows x BN x kWarpgroupMmaKBytes of K) reads from descriptors
-    // that start where it reads: A's slice i at row 64 i, both at byte
+    // that start where it reads (stepped from the stage's first by
+    // emitWarpgroupMmaGroup): A's slice i at row 64 i, both at byte
     // 32 k of their 128-byte rows (the swizzle applies to the address, as
     // it does when upstream steps A). The step's wgmmas are one group,
-    // fenced, committed and waited for once.
+    // fenced and committed once.
+    // One descriptor per operand, of the stage's first wgmma; the others
+    // step its start address (as upstream's op steps A's).
     int64_t mmaK = kWarpgroupMmaKBytes / kb.elementBytes();
+    Value descA = descriptor(bufferA, offsetA, stageBytesA, 0, kWarpgroupM,
+                             mmaK, kWarpgroupM);
+    Value descB = descriptor(bufferB, offsetB, stageBytesB, 0, mmaK, cfg.blockN,
+                             cfg.blockN);
     SmallVector<WarpgroupMmaIssue> issues;
     for (int64_t kk = 0; kk < cfg.blockK / mmaK; ++kk) {
       int64_t kBytes = kk * kWarpgroupMmaKBytes;
-      Value descB = descriptor(bufferB, offsetB, stageBytesB, kBytes, mmaK,
-                               cfg.blockN, cfg.blockN);
       for (int64_t i = 0; i < cfg.blockM / kWarpgroupM; ++i)
-        issues.push_back({descriptor(bufferA, offsetA, stageBytesA,
-                                     i * kWarpgroupM * bytesPerRow + kBytes,
-                                     kWarpgroupM, mmaK, kWarpgroupM),
-                          descB, i});
+        issues.push_back(
+            {descA, i * kWarpgroupM * bytesPerRow + kBytes, descB, kBytes, i});
     }
     return emitWarpgroupMmaGroup(b, loc, mm.elementType, cfg.blockN, issues,
                                  iterAccs, pendingGroups);

@@ -8,6 +8,7 @@
 
 #include "opsnn/Target/TensorCoreTiles.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -69,21 +70,32 @@ mlir::opsnn::emitWarpgroupMmaGroup(OpBuilder &b, Location loc, Type operandType,
     overflow =
         NVVM::MMAIntOverflowAttr::get(ctx, NVVM::MMAIntOverflow::satfinite);
   Type sliceType = warpgroupSliceType(accumulatorType, n);
-  // A descriptor as the i64 wgmma takes: nvgpu's conversion turns the
-  // descriptor into that i64, and the casts cancel.
-  auto asI64 = [&](Value descriptor) {
-    return UnrealizedConversionCastOp::create(b, loc, b.getI64Type(),
-                                              descriptor)
-        .getResult(0);
+  // A descriptor as the i64 wgmma takes (nvgpu's conversion turns the
+  // descriptor into that i64, and the casts cancel), its start address
+  // (bits 0-13, in 16-byte units) `bytes` further on: the sum stays in
+  // the field, shared memory being under 256 KiB.
+  DenseMap<Value, Value> i64Descriptors;
+  auto asI64 = [&](Value descriptor, int64_t bytes) -> Value {
+    assert(bytes % 16 == 0 && "a descriptor steps by 16-byte units");
+    Value &value = i64Descriptors[descriptor];
+    if (!value)
+      value =
+          UnrealizedConversionCastOp::create(b, loc, b.getI64Type(), descriptor)
+              .getResult(0);
+    if (bytes == 0)
+      return value;
+    return arith::AddIOp::create(
+        b, loc, value,
+        arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(bytes / 16)));
   };
   SmallVector<Value> next(slices);
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (const WarpgroupMmaIssue &issue : issues) {
     Value &d = next[issue.slice];
     d = NVVM::WgmmaMmaAsyncOp::create(
-        b, loc, sliceType, d, asI64(issue.descriptorA),
-        asI64(issue.descriptorB), shape, typeAB, typeAB, typeD, scaleD, scaleAB,
-        scaleAB, row, col, overflow);
+        b, loc, sliceType, d, asI64(issue.descriptorA, issue.offsetA),
+        asI64(issue.descriptorB, issue.offsetB), shape, typeAB, typeAB, typeD,
+        scaleD, scaleAB, scaleAB, row, col, overflow);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, pendingGroups);

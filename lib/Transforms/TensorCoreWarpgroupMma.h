@@ -26,10 +26,15 @@ LLVM::LLVMStructType warpgroupSliceType(Type accumulatorType, int64_t n);
 Value zeroWarpgroupSlice(OpBuilder &b, Location loc, Type accumulatorType,
                          int64_t n);
 
-/// One wgmma of a K step: D(slice) += A * B on the two descriptors
-/// (!nvgpu.warpgroup.descriptor values of K-major tiles, 32 bytes of K).
+/// One wgmma of a K step: D(slice) += A * B, 32 bytes of K of K-major
+/// tiles, each operand a descriptor (an !nvgpu.warpgroup.descriptor) and
+/// the bytes past its start address where the wgmma reads (a multiple of
+/// 16, added to the start address field as upstream steps descriptors).
 struct WarpgroupMmaIssue {
-  Value descriptorA, descriptorB;
+  Value descriptorA;
+  int64_t offsetA;
+  Value descriptorB;
+  int64_t offsetB;
   int64_t slice;
 };
 

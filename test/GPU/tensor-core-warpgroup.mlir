@@ -171,10 +171,23 @@
 // CHECK-NOT: nvgpu.warpgroup.mma.init.accumulator
 // CHECK: %[[ZERO:.*]] = llvm.mlir.zero : !llvm.struct<(f32,
 // CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]],
-// CHECK: nvgpu.warpgroup.generate.descriptor {{.*}} : memref<32x128xf8E4M3FN, #gpu.address_space<workgroup>>, <tensor = memref<128x128xf8E4M3FN, #gpu.address_space<workgroup>>, swizzle = swizzle_128b,
-// CHECK: nvgpu.warpgroup.generate.descriptor {{.*}} : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>, <tensor = memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>, swizzle = swizzle_128b,
+// One descriptor per operand and step, the stage's first wgmma's; the
+// others add to its start address (16-byte units): slice 1 at +8192
+// bytes (512), K at +32 bytes (2) per wgmma.
+// CHECK: %[[DA:.*]] = nvgpu.warpgroup.generate.descriptor {{.*}} : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>, <tensor = memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>, swizzle = swizzle_128b,
+// CHECK: %[[DB:.*]] = nvgpu.warpgroup.generate.descriptor {{.*}} : memref<32x128xf8E4M3FN, #gpu.address_space<workgroup>>, <tensor = memref<128x128xf8E4M3FN, #gpu.address_space<workgroup>>, swizzle = swizzle_128b,
+// CHECK-NOT: nvgpu.warpgroup.generate.descriptor
 // CHECK: nvvm.wgmma.fence.aligned
-// CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>]
+// CHECK: %[[A0:.*]] = builtin.unrealized_conversion_cast %[[DA]] {{.*}} to i64
+// CHECK: %[[B0:.*]] = builtin.unrealized_conversion_cast %[[DB]] {{.*}} to i64
+// CHECK: nvvm.wgmma.mma_async %[[A0]], %[[B0]],
+// CHECK: %[[A1:.*]] = arith.addi %[[A0]], %c512_i64 : i64
+// CHECK: nvvm.wgmma.mma_async %[[A1]], %[[B0]],
+// CHECK: %[[A2:.*]] = arith.addi %[[A0]], %c2_i64 : i64
+// CHECK: %[[B2:.*]] = arith.addi %[[B0]], %c2_i64 : i64
+// CHECK: nvvm.wgmma.mma_async %[[A2]], %[[B2]],
+// CHECK: arith.addi %[[A0]], %c514_i64 : i64
+// CHECK-COUNT-5: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>]
 // CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK-NOT: nvvm.wgmma.mma_async

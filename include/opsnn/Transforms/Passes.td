@@ -1836,8 +1836,9 @@ def GPUTensorCoreMatmulPass
     takes no i8): each wgmma (64 rows x BN x 32 bytes of K: m64nBNk16, FP8
     and INT8 m64nBNk32, TF32 m64nBNk8 on descriptors of `tf32` tensors
     over the f32 tiles) is an `nvvm.wgmma.mma_async` on descriptors that
-    start where it reads (A at row 64 i, both at byte 32 k of their rows),
-    with one accumulator (a struct of wgmma's D registers) per 64-row
+    start where it reads (A at row 64 i, both at byte 32 k of their rows:
+    one descriptor per operand and step, the others stepping its start
+    address as upstream steps A's), with one accumulator (a struct of wgmma's D registers) per 64-row
     slice; the step's wgmmas are one group: one `wgmma.fence` before
     them, one `commit_group` after. With two stages or more
     (`wgmma-group-in-flight`, the default) a step leaves its group in
