@@ -257,6 +257,11 @@ mlir::opsnn::selectWarpgroupTiles(const TargetDescription &target,
   int64_t blockK = kWarpgroupRowBytes / problem.elementBytes;
   SmallVector<std::array<int64_t, 2>> tiles = {
       {128, 128}, {128, 64}, {64, 128}, {64, 64}};
+  // Whole rows of up to 256 columns (BERT at sequence 256, ViT-B's 197
+  // tokens), after the others: one 64-row slice, 128 accumulators a
+  // thread.
+  if (problem.wholeRows)
+    tiles.push_back({64, 256});
   return pickTile(
       tiles, problem, sms,
       [&](std::array<int64_t, 2> tile) -> std::optional<MatmulTileConfig> {

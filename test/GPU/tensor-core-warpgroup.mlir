@@ -27,6 +27,7 @@
 // RUN: FileCheck %s --input-file=%t/scores_softmax_kernel.ptx --check-prefix=SOFTMAX
 // RUN: FileCheck %s --input-file=%t/gemm_tf32_nk_kernel.ptx --check-prefix=TF32NK
 // RUN: FileCheck %s --input-file=%t/conv_i8_nk_kernel.ptx --check-prefix=I8NK
+// RUN: FileCheck %s --input-file=%t/scores_wide_kernel.ptx --check-prefix=WIDE
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_90 tensor-cores=true" | FileCheck %s --check-prefix=HOPPER-MMA
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_90a tensor-cores=true format=ptx tensor-core-wgmma-group-in-flight=false" | FileCheck %s --check-prefix=PIPEWAIT
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=h100 warpgroup-mma=true" --canonicalize | FileCheck %s
@@ -36,8 +37,8 @@
 // RUN: ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=h100 warpgroup-mma=true tiles=64,64,32,32,32" --canonicalize | FileCheck %s --check-prefix=TILES
 // RUN: not ops-nn-opt %s --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --opsnn-gpu-tensor-core-matmul="target=a100 warpgroup-mma=true" 2>&1 | FileCheck %s --check-prefix=BADTARGET
 
-// Ten kernels, every one assembled for sm_90a without spills.
-// PTXAS-COUNT-10: OK {{.*}} sm_90a: {{[0-9]+}} registers, {{.*}} 0 B spill stores, 0 B spill loads, 0 B stack
+// Eleven kernels, every one assembled for sm_90a without spills.
+// PTXAS-COUNT-11: OK {{.*}} sm_90a: {{[0-9]+}} registers, {{.*}} 0 B spill stores, 0 B spill loads, 0 B stack
 // PTXAS-NOT: FAIL
 
 // The f16 GEMM with its bias + ReLU + f16 cast epilogue: 128x128 blocks of
@@ -85,6 +86,12 @@
 // I8NK: wgmma.wait_group.sync.aligned{{[[:space:]]+}}0;
 // I8NK-NEXT: bar.sync
 // I8NK-NOT: mma.sync
+// Scores over 256 keys (BERT at sequence 256): 64x256 blocks, m64n256k16
+// (128 accumulators a thread), the softmax over the row tile.
+// WIDE-NOT: mma.sync
+// WIDE-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// WIDE: ex2.approx
+// WIDE-NOT: mma.sync
 // BERT-base's scores (128 keys: BN = 128 covers the rows), 4 k16 wgmmas
 // per 64-wide K step; the softmax's exp in the same kernel.
 // SOFTMAX-NOT: mma.sync
@@ -389,4 +396,40 @@ func.func @conv_i8_nk(%x: tensor<1x32x64x256xi8>, %w: tensor<512x1x1x256xi8>) ->
     linalg.yield %m : f32
   } -> tensor<1x32x64x512xf32>
   return %r : tensor<1x32x64x512xf32>
+}
+
+func.func @scores_wide(%q: tensor<96x256x64xf16>, %k: tensor<96x256x64xf16>) -> tensor<96x256x256xf16> {
+  %zero = arith.constant 0.0 : f32
+  %scale = arith.constant 0.125 : f32
+  %e0 = tensor.empty() : tensor<96x256x256xf32>
+  %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<96x256x256xf32>) -> tensor<96x256x256xf32>
+  %scores = linalg.generic {indexing_maps = [affine_map<(b, i, j, k) -> (b, i, k)>, affine_map<(b, i, j, k) -> (b, j, k)>, affine_map<(b, i, j, k) -> (b, i, j)>],
+                            iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<96x256x64xf16>, tensor<96x256x64xf16>) outs(%f0 : tensor<96x256x256xf32>) {
+  ^bb0(%a: f16, %b: f16, %acc: f32):
+    %a32 = arith.extf %a : f16 to f32
+    %b32 = arith.extf %b : f16 to f32
+    %m = arith.mulf %a32, %b32 : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<96x256x256xf32>
+  %e1 = tensor.empty() : tensor<96x256x256xf32>
+  %scaled = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>],
+                            iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%scores : tensor<96x256x256xf32>) outs(%e1 : tensor<96x256x256xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    %x = arith.mulf %s, %scale : f32
+    linalg.yield %x : f32
+  } -> tensor<96x256x256xf32>
+  %e2 = tensor.empty() : tensor<96x256x256xf32>
+  %probs = linalg.softmax dimension(2) ins(%scaled : tensor<96x256x256xf32>) outs(%e2 : tensor<96x256x256xf32>) -> tensor<96x256x256xf32>
+  %e3 = tensor.empty() : tensor<96x256x256xf16>
+  %p = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%probs : tensor<96x256x256xf32>) outs(%e3 : tensor<96x256x256xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %h = arith.truncf %x : f32 to f16
+    linalg.yield %h : f16
+  } -> tensor<96x256x256xf16>
+  return %p : tensor<96x256x256xf16>
 }

@@ -406,7 +406,7 @@ TEST(TensorCoreTilesTest, WarpgroupTilesAreWholeRowsOfOneWarpgroup) {
   MatmulTileProblem anyK = ffn;
   anyK.anyK = true;
   EXPECT_FALSE(selectWarpgroupTiles(h100, anyK));
-  // A softmax over rows wider than the widest block (128) keeps mma.sync.
+  // A softmax over rows wider than the widest block (256) keeps mma.sync.
   MatmulTileProblem rows = ffn;
   rows.wholeRows = true;
   EXPECT_FALSE(selectWarpgroupTiles(h100, rows));
@@ -424,6 +424,29 @@ TEST(TensorCoreTilesTest, WarpgroupTilesAreWholeRowsOfOneWarpgroup) {
   EXPECT_EQ(config->blockN, 128);
   EXPECT_EQ(config->rowParts(), 2);
   EXPECT_EQ(config->rowTileBytes(), (64 * 130 + 2 * 64 * 2) * 4);
+  // Sequence 256 (and ViT-B's 197 keys, a ragged N): 64x256 blocks, the
+  // only ones that cover the rows; one K step of 40 KiB (head dimension
+  // 64), the row tile (64 x 258 f32 and the partials) over it.
+  for (int64_t keys : {256, 197}) {
+    MatmulTileProblem wide = scores;
+    wide.m = wide.n = keys;
+    wide.raggedM = wide.raggedN = keys % 64 != 0;
+    config = selectWarpgroupTiles(h100, wide);
+    ASSERT_TRUE(config) << keys;
+    EXPECT_EQ(config->blockM, 64);
+    EXPECT_EQ(config->blockN, 256);
+    EXPECT_EQ(config->stages, 1);
+    EXPECT_EQ(config->sharedBytes(2), (64 + 256) * 64 * 2);
+    EXPECT_EQ(config->rowTileBytes(), (64 * 258 + 2 * 64 * 2) * 4);
+    EXPECT_EQ(config->kernelSharedBytes(2), config->rowTileBytes() + 1024);
+  }
+  // Without a softmax no block is 256 wide.
+  MatmulTileProblem plain = scores;
+  plain.n = 256;
+  plain.wholeRows = false;
+  config = selectWarpgroupTiles(h100, plain);
+  ASSERT_TRUE(config);
+  EXPECT_LE(config->blockN, 128);
   MatmulTileProblem ragged{/*m=*/200, /*n=*/136, /*k=*/200, /*elementBytes=*/2};
   EXPECT_FALSE(selectWarpgroupTiles(h100, ragged));
   ragged.raggedM = ragged.raggedN = true;

@@ -1852,8 +1852,8 @@ def GPUTensorCoreMatmulPass
     into a row tile of BM x (BN + 4) in the stages' shared memory (f32;
     INT8's i32 bits stored through an f32 view and read through an i32
     one);
-    with a softmax over the columns (a fill of zero, N <= 128: blocks whose
-    BN covers the rows) the row tile is the whole-rows epilogue's and the
+    with a softmax over the columns (a fill of zero, N <= 256: blocks whose
+    BN covers the rows, 64x256 ones past 128) the row tile is the whole-rows epilogue's and the
     rows are normalized there as in the mma.sync kernel; otherwise
     after a barrier the threads walk it in row-major order, 2 (for an odd
     N, 1) columns each, add C's folded fill (or C itself), apply the
