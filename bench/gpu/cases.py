@@ -447,6 +447,10 @@ def all_cases():
         # (the softmax on the block's rows in shared memory).
         bgemm_case("bert_attn_scores_softmax", "bert", N, 12, 128, 64, 128, b_layout="nk",
                    epilogue="softmax"),
+        # At sequence 256: rows of 256 keys (mma.sync: 64x256 blocks; the
+        # warpgroup kernel: 64x256 blocks of wgmma m64n256k16).
+        bgemm_case("bert_attn_scores_softmax_s256", "bert", N, 12, 256, 64, 256, b_layout="nk",
+                   epilogue="softmax"),
         bgemm_case("bert_attn_context", "bert", N, 12, 128, 128, 64, b_layout="kn"),
         bgemm_case("bert_attn_scores_bshd", "bert", N, 12, 128, 64, 128, b_layout="nk",
                    heads_layout="bshd"),

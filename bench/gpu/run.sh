@@ -128,7 +128,7 @@ except Exception as e: print("tensor-cores=%s failed: %s" % (sys.argv[3], e))' "
   if [ -n "${mode[*]}" ] || awk -v c="${cap:-0}" 'BEGIN { exit !(c == 9.0) }'; then
     log "warpgroup kernel (wgmma, sm_90a) vs mma.sync (sm_90), target h100 (${mode[*]:-on the GPU})"
     local wg_dir="$OPSNN_BUILD_DIR/bench/gpu/wgmma"; mkdir -p "$wg_dir"
-    local wg_cases=r50_s2_3x3,r50_s3_3x3,r50_s4_3x3,r50_s5_3x3,r50_s2_1x1_expand,r50_s3_1x1_down_s2,r50_fc,bert_qkv,bert_attn_out,bert_ffn1,bert_ffn2,bert_attn_context,bert_ffn1_bias_gelu,r50_s3_3x3_bias_relu,bert_ffn1_fp8_nk,r50_s3_3x3_fp8,bert_ffn1_int8_nk,r50_s3_3x3_int8
+    local wg_cases=r50_s2_3x3,r50_s3_3x3,r50_s4_3x3,r50_s5_3x3,r50_s2_1x1_expand,r50_s3_1x1_down_s2,r50_fc,bert_qkv,bert_attn_out,bert_ffn1,bert_ffn2,bert_attn_context,bert_ffn1_bias_gelu,r50_s3_3x3_bias_relu,bert_ffn1_fp8_nk,r50_s3_3x3_fp8,bert_ffn1_int8_nk,r50_s3_3x3_int8,bert_attn_scores_softmax,bert_attn_scores_softmax_s256
     for chip in sm_90 sm_90a; do
       python3 "$OPSNN_ROOT/bench/gpu/cases.py" "${mode[@]}" --target h100 --chip "$chip" \
         --cases "$wg_cases" --no-torch --cpu-check-gflop 0 --repeat 10 --warmup 2 \
