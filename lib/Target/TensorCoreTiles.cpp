@@ -248,8 +248,8 @@ mlir::opsnn::selectWarpgroupTiles(const TargetDescription &target,
   int64_t elementBytes = problem.elementBytes;
   // 8-bit and TF32 operands are K-major only: B staged N x K.
   if ((elementBytes != 1 && elementBytes != 2 && elementBytes != 4) ||
-      (elementBytes != 2 && !problem.stagesBAsNK) || problem.anyK || m <= 0 ||
-      n <= 0 || k <= 0 || k % copyElements(elementBytes) ||
+      (elementBytes != 2 && !problem.stagesBAsNK) || m <= 0 || n <= 0 ||
+      k <= 0 || (!problem.anyK && k % copyElements(elementBytes)) ||
       (!problem.stagesBAsNK && n % copyElements(elementBytes)))
     return std::nullopt;
   int64_t limit = tensorCoreSharedMemoryLimit(target);

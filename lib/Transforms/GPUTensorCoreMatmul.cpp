@@ -1147,10 +1147,10 @@ struct GPUTensorCoreMatmulPass
   /// Whether `mm` takes the warpgroup kernel: `warpgroup-mma` on, the
   /// heuristic's tiles (no fixed `tiles`), cp.async copies (the GPU form
   /// with to-nvgpu, or its CPU emulation), FP16/BF16, FP8, INT8 or TF32
-  /// (f32) operands copied in whole 16-byte chunks, B stored K x N
-  /// (FP16/BF16) or N x K (not transposed while it is copied; FP8, INT8 and
-  /// TF32 only so); a
-  /// softmax epilogue only on a fill of
+  /// (f32) operands, B stored K x N (FP16/BF16) or N x K (not transposed
+  /// while it is copied; FP8, INT8 and TF32 only so), a K x N B in whole
+  /// 16-byte chunks (A, and an N x K B, may be copied element by element
+  /// into the swizzled tiles); a softmax epilogue only on a fill of
   /// zero (the warpgroup's accumulators start at zero, and the softmax's
   /// rows are normalized in place, with no fill added).
   bool runsOnWarpgroup(const TensorCoreMatmul &mm) const {
@@ -1160,8 +1160,8 @@ struct GPUTensorCoreMatmulPass
            (type.isF16() || type.isBF16() || type.isF32() ||
             type.isInteger(8) || isTensorCoreFP8Type(type)) &&
            (!mm.stagesBAsNK() || mm.bTransposed) &&
-           (!type.isF32() || mm.bTransposed) && !mm.aElementCopies &&
-           !mm.bElementCopies &&
+           (!type.isF32() || mm.bTransposed) &&
+           (!mm.bElementCopies || mm.stagesBAsNK()) &&
            (!mm.epilogue.softmax || (zeroFill && zeroFill.getValue().isZero()));
   }
 
@@ -1175,6 +1175,7 @@ struct GPUTensorCoreMatmulPass
                               mm.stagesBAsNK()};
     problem.batch = mm.batch;
     problem.raggedM = problem.raggedN = true;
+    problem.anyK = mm.anyK();
     problem.wholeRows = bool(mm.epilogue.softmax);
     return selectWarpgroupTiles(*lookupTarget(targetName), problem,
                                 stages > 0 ? int64_t(stages) : 0);

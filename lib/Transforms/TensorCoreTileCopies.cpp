@@ -113,8 +113,8 @@ void KernelBuilder::copyTile(Value tid, Value src, Value dst, Value stage,
          "clamped columns split into whole copies");
   assert((!transposeIntoTile || !edges.clampRows) &&
          "a transposed source's rows are K: zeros past it, not clamped");
-  assert((!cfg.warpgroup || (!transposeIntoTile && !elementCopies)) &&
-         "swizzled tiles take whole 16-byte chunks");
+  assert((!cfg.warpgroup || !transposeIntoTile) &&
+         "swizzled tiles take rows as they are");
   int64_t perRow = cols / copyWidth;
   int64_t chunks = rows / rowGroup * perRow;
   int64_t threads = numThreads();
@@ -195,10 +195,13 @@ void KernelBuilder::copyTile(Value tid, Value src, Value dst, Value stage,
               });
           Value v = ifOp.getResult(0);
           Value tileCol = add(col, e);
-          storeToTile(v, dst,
-                      transposeIntoTile ? ValueRange{stage, tileCol, row}
-                                        : ValueRange{stage, row, tileCol},
-                      guard);
+          SmallVector<Value> dstIndices =
+              transposeIntoTile ? SmallVector<Value>{stage, tileCol, row}
+                                : SmallVector<Value>{stage, row, tileCol};
+          // The warpgroup's tiles: each element where its chunk lands.
+          if (cfg.warpgroup)
+            dstIndices = swizzledIndices(stage, row, tileCol, rows);
+          storeToTile(v, dst, dstIndices, guard);
         }
         return;
       }

@@ -237,16 +237,16 @@ int64_t tensorCoreSharedMemoryLimit(const TargetDescription &target);
 /// (MatmulTileConfig::warpgroup), or std::nullopt when the problem is not
 /// one it runs: FP16/BF16 operands (elementBytes 2) with B staged K x N or
 /// N x K (`stagesBAsNK`), or 8-bit (elementBytes 1: FP8, INT8) or TF32 (4)
-/// operands with B staged N x K (wgmma reads them K-major only); whole
-/// 16-byte copies (not `anyK`, K a multiple of 16 bytes, and N of 8 for a
-/// K x N B); with `wholeRows` (a softmax over the columns) only blocks
-/// whose BN covers N (N <= 256). Blocks of 128x128, 128x64, 64x128 or
-/// 64x64 (BM a multiple of the wgmma's 64 rows, BN of a 64-column panel),
-/// and for `wholeRows` 64x256 after them (rows of 129 to 256 columns),
-/// chosen as rules 2 and 6 of selectMatmulTiles choose; BK = one 128-byte
-/// row (64 FP16/BF16, 128 FP8/INT8, 32 TF32); the deepest pipeline of at most 4
-/// stages (and ceil(K/BK)) whose shared memory (kernelSharedBytes) fits
-/// tensorCoreSharedMemoryLimit (two blocks per SM): 128x128 blocks take 3
+/// operands with B staged N x K (wgmma reads them K-major only); K a
+/// multiple of 16 bytes unless `anyK` (the operands along K copied element
+/// by element), N of 16 bytes for a K x N B; with `wholeRows` (a softmax over
+/// the columns) only blocks whose BN covers N (N <= 256). Blocks of 128x128,
+/// 128x64, 64x128 or 64x64 (BM a multiple of the wgmma's 64 rows, BN of a
+/// 64-column panel), and for `wholeRows` 64x256 after them (rows of 129 to 256
+/// columns), chosen as rules 2 and 6 of selectMatmulTiles choose; BK = one
+/// 128-byte row (64 FP16/BF16, 128 FP8/INT8, 32 TF32); the deepest pipeline of
+/// at most 4 stages (and ceil(K/BK)) whose shared memory (kernelSharedBytes)
+/// fits tensorCoreSharedMemoryLimit (two blocks per SM): 128x128 blocks take 3
 /// stages of 32 KiB on H100/H200. With `stages` > 0 only that S is tried.
 std::optional<MatmulTileConfig>
 selectWarpgroupTiles(const TargetDescription &target,

@@ -15,6 +15,8 @@
 // RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-tensor-core-matmul=a100 emulate-tensor-core-tf32}" %s
 // RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-tensor-core-matmul=a100 emulate-tensor-core-tf32 emulate-tensor-core-stages=2}" %s
 // RUN: ops-nn-opt %s --opsnn-lower-to-cpu="emulate-tensor-core-matmul=a100 emulate-tensor-core-tf32" --mlir-print-ir-after=opsnn-gpu-tensor-core-matmul 2>&1 >/dev/null | FileCheck %s
+// RUN: %check --pipeline="opsnn-lower-to-cpu{emulate-tensor-core-matmul=h100 emulate-tensor-core-tf32 emulate-tensor-core-warpgroup-mma}" %s
+// RUN: ops-nn-opt %s --opsnn-lower-to-cpu="emulate-tensor-core-matmul=h100 emulate-tensor-core-tf32 emulate-tensor-core-warpgroup-mma" --mlir-print-ir-after=opsnn-gpu-tensor-core-matmul 2>&1 >/dev/null | FileCheck %s --check-prefix=WG
 // VALUES: int [-100, 100]
 // REF: out0 = np.einsum('bihd,bjhd->bhij', in0, in1) * 0.35355339
 // REF: out1 = np.einsum('bhij,bjhd->bhid', in2, in3)
@@ -29,6 +31,21 @@
 // Every contraction is on the tensor-core kernel. P's copies are loads
 // of single elements checked against K = 17; the scores' stores sit under
 // col < 17, one element at a time.
+// On the warpgroup kernel (h100, warpgroup-mma) the element copies land
+// in the swizzled tiles too: the scores (K's rows copied element by
+// element), P V (P's), the N x K weight with N = 19 and the GEMM reading
+// C take it (64 x 64 blocks, an f32 row tile each), each element stored
+// where its 16-byte chunk goes (the XOR of the chunk and the row); the
+// others (a K x N B whose rows are not whole chunks, TF32 and INT8 with
+// a B transposed while copied) keep mma.sync.
+// WG-LABEL: func.func @element_copies
+// WG-COUNT-2: memref.alloc() : memref<64x68xf32>
+// WG: memref.load %{{.*}} : memref<17x17xf16, strided<[17, 1], offset: ?>>
+// WG-NEXT: scf.yield
+// WG: arith.xori
+// WG-COUNT-2: memref.alloc() : memref<64x68xf32>
+// WG-NOT: memref.alloc() : memref<64x68xf32>
+
 // CHECK-LABEL: func.func @element_copies
 // CHECK-NOT: linalg.generic {{.*}}reduction
 // CHECK-NOT: linalg.matmul
