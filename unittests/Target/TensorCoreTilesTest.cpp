@@ -389,8 +389,8 @@ TEST(TensorCoreTilesTest, WarpgroupTilesAreWholeRowsOfOneWarpgroup) {
   EXPECT_EQ(config->sharedBytes(1), 2 * 128 * 128);
   EXPECT_EQ(config->stages, 3);
   // What the warpgroup kernel does not run: an 8-bit or TF32 B staged
-  // K x N (wgmma reads them K-major only), element copies, a
-  // ragged M where C is read.
+  // K x N (wgmma reads them K-major only), a K x N B whose rows are not
+  // whole 16-byte chunks, a ragged M where C is read.
   MatmulTileProblem byteKN = ffn;
   byteKN.elementBytes = 1;
   EXPECT_FALSE(selectWarpgroupTiles(h100, byteKN));
@@ -403,8 +403,20 @@ TEST(TensorCoreTilesTest, WarpgroupTilesAreWholeRowsOfOneWarpgroup) {
   ASSERT_TRUE(config);
   EXPECT_EQ(config->blockK, 32);
   EXPECT_EQ(config->sharedBytes(4), 2 * 128 * 32 * 4);
+  MatmulTileProblem oddN = ffn;
+  oddN.n = 3000 + 4;
+  oddN.raggedN = true;
+  EXPECT_FALSE(selectWarpgroupTiles(h100, oddN));
+  // Any K (the operands along K copied element by element: P V over 17
+  // tokens): the same tiles, the last K step partly zeros.
   MatmulTileProblem anyK = ffn;
+  anyK.k = 17;
   anyK.anyK = true;
+  config = selectWarpgroupTiles(h100, anyK);
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->blockK, 64);
+  EXPECT_EQ(config->stages, 1);
+  anyK.anyK = false;
   EXPECT_FALSE(selectWarpgroupTiles(h100, anyK));
   // A softmax over rows wider than the widest block (256) keeps mma.sync.
   MatmulTileProblem rows = ffn;
