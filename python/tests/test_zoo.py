@@ -187,17 +187,20 @@ def test_bert_fp8_on_fp8_tensor_cores(tmp_path):
 
 
 # Mixed FP16 as a user deploys it on an H100 with sm_90a PTX: every
-# tensor-core kernel on the warpgroup kernel (wgmma): the weight GEMMs (a
-# K x N B, read transposed) and attention's scores (B is K, N x K, read
-# K-major, with the softmax over the row tile), the same number of kernels
-# as with sm_90 PTX (a wgmma kernel between a GEMM and its fill keeps
-# neither the fill nor the softmax apart). The emulated
-# kernels (emulate-tensor-core-warpgroup-mma) against onnxruntime at the
-# FP16 tolerance.
-def test_bert_mixed_fp16_on_wgmma(tmp_path):
+# tensor-core kernel of bert_tiny on the warpgroup kernel (wgmma): the
+# weight GEMMs (a K x N B, read transposed) and attention's scores (B is
+# K, N x K, read K-major, with the softmax over the row tile), the same
+# number of kernels as with sm_90 PTX (a wgmma kernel between a GEMM and
+# its fill keeps neither the fill nor the softmax apart). vit_tiny's too
+# but its 10-class head (B stored K x N in rows of 10 f16): P V over 17
+# tokens reads P's rows element by element into the swizzled tiles. The
+# emulated kernels (emulate-tensor-core-warpgroup-mma) against
+# onnxruntime at the FP16 tolerance.
+@pytest.mark.parametrize("name,on_wgmma,on_mma", [("bert_tiny", 12, 0), ("vit_tiny", 13, 1)])
+def test_mixed_fp16_on_wgmma(tmp_path, name, on_wgmma, on_mma):
     from opsnn import api
     from opsnn.cli import onnxruntime_outputs, rel_l2
-    path = zoo.build("bert_tiny", tmp_path)
+    path = zoo.build(name, tmp_path)
     mlir, meta = api._load_source(str(path))
     src = tmp_path / "model.mlir"
     src.write_text(mlir)
@@ -205,7 +208,7 @@ def test_bert_mixed_fp16_on_wgmma(tmp_path):
     binaries = hopper_kernels(src, optimize)
     wgmma = [b for b in binaries if "wgmma.mma_async" in b]
     mma = [b for b in binaries if "mma.sync" in b]
-    assert len(wgmma) == 12 and not mma, (len(wgmma), len(mma))
+    assert (len(wgmma), len(mma)) == (on_wgmma, on_mma), (len(wgmma), len(mma))
     import onnx
     inputs = zoo.random_inputs(onnx.load(str(path)))
     ours = api._run_with_tool(str(src), inputs, meta, pipeline=(
