@@ -487,14 +487,12 @@ static gpu::LaunchOp buildGPUKernel(OpBuilder &b, Location loc,
     }
     // B staged N x K (BN rows of BK, swizzled as A is) is read K-major, as
     // wgmma reads A: no transpose (8-bit operands have none). Each wgmma
-    // (64 rows x BN x kWarpgroupMmaKBytes of K) reads from descriptors
-    // that start where it reads (stepped from the stage's first by
-    // emitWarpgroupMmaGroup): A's slice i at row 64 i, both at byte
-    // 32 k of their 128-byte rows (the swizzle applies to the address, as
-    // it does when upstream steps A). The step's wgmmas are one group,
-    // fenced and committed once.
-    // One descriptor per operand, of the stage's first wgmma; the others
-    // step its start address (as upstream's op steps A's).
+    // (64 rows x BN x kWarpgroupMmaKBytes of K) reads where its operands
+    // start: A's slice i at row 64 i, both at byte 32 k of their 128-byte
+    // rows (the swizzle applies to the address, as it does when upstream
+    // steps A). One descriptor per operand, of the stage's first wgmma;
+    // emitWarpgroupMmaGroup steps its start address for the others and
+    // issues the step's wgmmas as one group, fenced and committed once.
     int64_t mmaK = kWarpgroupMmaKBytes / kb.elementBytes();
     Value descA = descriptor(bufferA, offsetA, stageBytesA, 0, kWarpgroupM,
                              mmaK, kWarpgroupM);
