@@ -476,9 +476,9 @@ Value Quantizer::rewriteInt8(linalg::LinalgOp op, DenseElementsAttr weights,
       activation, activationScale, i8, [&](Value root) -> Value {
         auto rootType = cast<RankedTensorType>(root.getType());
         Value quantized = quant::QuantizeCastOp::create(
-            b, loc, rootType.clone(activationQType), root);
-        return quant::StorageCastOp::create(b, loc, rootType.clone(i8),
-                                            quantized);
+            b, root.getLoc(), rootType.clone(activationQType), root);
+        return quant::StorageCastOp::create(b, root.getLoc(),
+                                            rootType.clone(i8), quantized);
       });
   b.setInsertionPoint(original);
   Value weightCodes = arith::ConstantOp::create(
