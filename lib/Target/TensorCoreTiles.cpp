@@ -250,7 +250,7 @@ mlir::opsnn::selectWarpgroupTiles(const TargetDescription &target,
   if ((elementBytes != 1 && elementBytes != 2 && elementBytes != 4) ||
       (elementBytes != 2 && !problem.stagesBAsNK) || m <= 0 || n <= 0 ||
       k <= 0 || (!problem.anyK && k % copyElements(elementBytes)) ||
-      (!problem.stagesBAsNK && n % copyElements(elementBytes)))
+      (!problem.stagesBAsNK && !problem.anyN && n % copyElements(elementBytes)))
     return std::nullopt;
   int64_t limit = tensorCoreSharedMemoryLimit(target);
   int64_t sms = std::max<int64_t>(1, target.smCount);

@@ -1146,9 +1146,9 @@ struct GPUTensorCoreMatmulPass
   /// heuristic's tiles (no fixed `tiles`), cp.async copies (the GPU form
   /// with to-nvgpu, or its CPU emulation), FP16/BF16, FP8, INT8 or TF32
   /// (f32) operands, B stored K x N (FP16/BF16) or N x K (not transposed
-  /// while it is copied; FP8, INT8 and TF32 only so), a K x N B in whole
-  /// 16-byte chunks (A, and an N x K B, may be copied element by element
-  /// into the swizzled tiles); a softmax epilogue only on a fill of
+  /// while it is copied; FP8, INT8 and TF32 only so), either operand
+  /// possibly copied element by element into the swizzled tiles; a softmax
+  /// epilogue only on a fill of
   /// zero (the warpgroup's accumulators start at zero, and the softmax's
   /// rows are normalized in place, with no fill added).
   bool runsOnWarpgroup(const TensorCoreMatmul &mm) const {
@@ -1159,7 +1159,6 @@ struct GPUTensorCoreMatmulPass
             type.isInteger(8) || isTensorCoreFP8Type(type)) &&
            (!mm.stagesBAsNK() || mm.bTransposed) &&
            (!type.isF32() || mm.bTransposed) &&
-           (!mm.bElementCopies || mm.stagesBAsNK()) &&
            (!mm.epilogue.softmax || (zeroFill && zeroFill.getValue().isZero()));
   }
 
@@ -1174,6 +1173,8 @@ struct GPUTensorCoreMatmulPass
     problem.batch = mm.batch;
     problem.raggedM = problem.raggedN = true;
     problem.anyK = mm.anyK();
+    // A K x N B whose rows are not whole chunks: element copies.
+    problem.anyN = mm.bElementCopies;
     problem.wholeRows = bool(mm.epilogue.softmax);
     return selectWarpgroupTiles(*lookupTarget(targetName), problem,
                                 stages > 0 ? int64_t(stages) : 0);

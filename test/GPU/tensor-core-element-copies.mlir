@@ -16,21 +16,21 @@
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_90a tensor-cores=true tensor-core-tf32=true" | %ptxas_check --arch sm_90a | FileCheck %s --check-prefix=HOPPER
 // RUN: ops-nn-opt %s --opsnn-lower-to-nvvm="chip=sm_90a tensor-cores=true tensor-core-tf32=true" | FileCheck %s --check-prefix=HOPPER-PTX
 
-// On sm_90a the warpgroup (wgmma) kernel takes element copies too (A's,
-// and a B stored N x K's): each element stored in the swizzled tile where
-// its 16-byte chunk lands, fenced for the async proxy with the step's
-// cp.async copies. The scores, P V, the N x K weight with N = 19 and the
-// GEMM reading C run on wgmma; the rest (a K x N B whose rows are not
-// whole chunks, TF32 and INT8 with a B transposed while copied) keep
-// mma.sync. All assemble for sm_90a without spills.
+// On sm_90a the warpgroup (wgmma) kernel takes element copies too (of A
+// or B): each element stored in the swizzled tile where its 16-byte chunk
+// lands, fenced for the async proxy with the step's cp.async copies. The
+// six FP16 GEMMs run on wgmma; TF32 with a B stored K x N and INT8 (B
+// transposed while copied) keep mma.sync. All assemble for sm_90a without
+// spills.
 // HOPPER-NOT: FAIL
 // HOPPER-COUNT-8: OK element_copies_kernel{{(_[0-6])?}}/element_copies_kernel sm_90a: {{[0-9]+}} registers, {{.*}} 0 B spill stores, 0 B spill loads, 0 B stack
 // HOPPER-NOT: FAIL
 // HOPPER-PTX: gpu.binary @element_copies_kernel {{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 // HOPPER-PTX: gpu.binary @element_copies_kernel_0 {{.*}}ld.global.b16{{.*}}st.shared.b16{{.*}}fence.proxy.async.shared::cta{{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
-// HOPPER-PTX: gpu.binary @element_copies_kernel_1 {{.*}}mma.sync.aligned.m16n8k16
-// HOPPER-PTX: gpu.binary @element_copies_kernel_2 {{.*}}mma.sync.aligned.m16n8k16
+// HOPPER-PTX: gpu.binary @element_copies_kernel_1 {{.*}}ld.global.b16{{.*}}st.shared.b16{{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+// HOPPER-PTX: gpu.binary @element_copies_kernel_2 {{.*}}wgmma.mma_async
 // HOPPER-PTX: gpu.binary @element_copies_kernel_3 {{.*}}wgmma.mma_async
+// HOPPER-PTX: gpu.binary @element_copies_kernel_4 {{.*}}mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 // HOPPER-PTX: gpu.binary @element_copies_kernel_5 {{.*}}mma.sync.aligned
 // HOPPER-PTX: gpu.binary @element_copies_kernel_6 {{.*}}wgmma.mma_async
 

@@ -390,7 +390,8 @@ TEST(TensorCoreTilesTest, WarpgroupTilesAreWholeRowsOfOneWarpgroup) {
   EXPECT_EQ(config->stages, 3);
   // What the warpgroup kernel does not run: an 8-bit or TF32 B staged
   // K x N (wgmma reads them K-major only), a K x N B whose rows are not
-  // whole 16-byte chunks, a ragged M where C is read.
+  // whole 16-byte chunks and are not copied element by element, a ragged
+  // M where C is read.
   MatmulTileProblem byteKN = ffn;
   byteKN.elementBytes = 1;
   EXPECT_FALSE(selectWarpgroupTiles(h100, byteKN));
@@ -407,6 +408,9 @@ TEST(TensorCoreTilesTest, WarpgroupTilesAreWholeRowsOfOneWarpgroup) {
   oddN.n = 3000 + 4;
   oddN.raggedN = true;
   EXPECT_FALSE(selectWarpgroupTiles(h100, oddN));
+  // ... unless they are copied element by element (a 10-class head).
+  oddN.anyN = true;
+  EXPECT_TRUE(selectWarpgroupTiles(h100, oddN));
   // Any K (the operands along K copied element by element: P V over 17
   // tokens): the same tiles, the last K step partly zeros.
   MatmulTileProblem anyK = ffn;

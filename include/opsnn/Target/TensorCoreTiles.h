@@ -239,7 +239,8 @@ int64_t tensorCoreSharedMemoryLimit(const TargetDescription &target);
 /// N x K (`stagesBAsNK`), or 8-bit (elementBytes 1: FP8, INT8) or TF32 (4)
 /// operands with B staged N x K (wgmma reads them K-major only); K a
 /// multiple of 16 bytes unless `anyK` (the operands along K copied element
-/// by element), N of 16 bytes for a K x N B; with `wholeRows` (a softmax over
+/// by element), N of 16 bytes for a K x N B unless `anyN` (its rows copied
+/// element by element); with `wholeRows` (a softmax over
 /// the columns) only blocks whose BN covers N (N <= 256). Blocks of 128x128,
 /// 128x64, 64x128 or 64x64 (BM a multiple of the wgmma's 64 rows, BN of a
 /// 64-column panel), and for `wholeRows` 64x256 after them (rows of 129 to 256

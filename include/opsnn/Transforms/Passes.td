@@ -1814,9 +1814,9 @@ def GPUTensorCoreMatmulPass
     sets) the FP16/BF16 GEMMs and convolutions, and the FP8, INT8 and
     TF32 ones whose B is stored N x K (an FHWC filter, attention's K, a
     weight that `--opsnn-transpose-byte-weights` stored N x K), run on
-    Hopper's warpgroup MMA instead (a B stored K x N whose rows are not
-    whole 16-byte chunks keeps mma.sync; A's element copies, and an N x K
-    B's, store each element where its chunk lands in the swizzled tile)
+    Hopper's warpgroup MMA instead (operands whose rows are not whole
+    16-byte chunks are copied element by element, each element stored
+    where its chunk lands in the swizzled tile)
     (`selectWarpgroupTiles`): one warpgroup of 128 threads per BM x BN
     block (128 or 64 each), BK = one 128-byte row (64 FP16/BF16, 128 FP8
     and INT8, 32 TF32).

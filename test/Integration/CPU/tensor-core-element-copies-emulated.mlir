@@ -32,18 +32,17 @@
 // of single elements checked against K = 17; the scores' stores sit under
 // col < 17, one element at a time.
 // On the warpgroup kernel (h100, warpgroup-mma) the element copies land
-// in the swizzled tiles too: the scores (K's rows copied element by
-// element), P V (P's), the N x K weight with N = 19 and the GEMM reading
-// C take it (64 x 64 blocks, an f32 row tile each), each element stored
-// where its 16-byte chunk goes (the XOR of the chunk and the row); the
-// others (a K x N B whose rows are not whole chunks, TF32 and INT8 with
-// a B transposed while copied) keep mma.sync.
+// in the swizzled tiles too, each element where its 16-byte chunk goes
+// (the XOR of the chunk and the row): the six FP16 GEMMs (P's rows of 17,
+// the head's B rows of 10, K = 20 and N = 17, ...) take it, 64 x 64
+// blocks with an f32 row tile each; TF32 with a B stored K x N and INT8
+// (B transposed while copied) keep mma.sync.
 // WG-LABEL: func.func @element_copies
 // WG-COUNT-2: memref.alloc() : memref<64x68xf32>
 // WG: memref.load %{{.*}} : memref<17x17xf16, strided<[17, 1], offset: ?>>
 // WG-NEXT: scf.yield
 // WG: arith.xori
-// WG-COUNT-2: memref.alloc() : memref<64x68xf32>
+// WG-COUNT-4: memref.alloc() : memref<64x68xf32>
 // WG-NOT: memref.alloc() : memref<64x68xf32>
 
 // CHECK-LABEL: func.func @element_copies
